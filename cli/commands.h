@@ -1,0 +1,12 @@
+#pragma once
+// Each command registers itself on the CLI11 app; its callback may throw gpucast errors, which
+// main() prints. Commands write their results through cli::emit.
+#include <CLI/CLI.hpp>
+
+#include "cli/context.h"
+
+namespace gpucast::cli {
+
+void add_hw_command(CLI::App& app, AppContext& ctx);
+
+}  // namespace gpucast::cli

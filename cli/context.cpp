@@ -1,0 +1,52 @@
+#include "cli/context.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+
+#include "hardware/errors.h"
+
+#ifndef GPUCAST_DATA_DIR
+#define GPUCAST_DATA_DIR "."
+#endif
+
+namespace gpucast::cli {
+
+AppContext AppContext::from_environment() {
+  const char* home = std::getenv("GPUCAST_HOME");
+  std::filesystem::path dir = home && *home ? std::filesystem::path(home) : std::filesystem::path(GPUCAST_DATA_DIR);
+  if (!std::filesystem::is_directory(dir / "hardware" / "catalog"))
+    throw Error("cannot find gpucast's data (hardware/catalog) under '" + dir.string() +
+                "'; set GPUCAST_HOME to the gpucast source or install directory");
+  return AppContext{dir, hw::Catalog(dir / "hardware")};
+}
+
+void emit(const std::string& text, const std::string& path) {
+  if (path.empty() || path == "-") {
+    std::cout << text;
+    if (!text.empty() && text.back() != '\n') std::cout << '\n';
+    std::cout.flush();
+    return;
+  }
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw Error("cannot write '" + path + "'");
+    out << text;
+    if (!text.empty() && text.back() != '\n') out << '\n';
+    out.close();
+    if (!out) {
+      std::remove(tmp.c_str());
+      throw Error("cannot write '" + path + "'");
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::remove(tmp.c_str());
+    throw Error("cannot write '" + path + "': " + ec.message());
+  }
+}
+
+}  // namespace gpucast::cli

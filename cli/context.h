@@ -1,0 +1,29 @@
+#pragma once
+// What every command needs: where gpucast's data lives, the catalog, and safe output.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "hardware/catalog.h"
+
+namespace gpucast::cli {
+
+struct AppContext {
+  std::filesystem::path data_dir;  // holds hardware/ and workloads/
+  hw::Catalog catalog;
+
+  // GPUCAST_HOME when set, else the directory compiled in (the source tree).
+  static AppContext from_environment();
+};
+
+// Writes `text` to stdout, or to `path` through a temporary file renamed into place, so that a
+// failure never leaves a half-written file.
+void emit(const std::string& text, const std::string& path = "");
+
+// Output formats every result-printing command accepts.
+inline const std::vector<std::string>& format_choices() {
+  static const std::vector<std::string> kChoices{"table", "json", "csv", "markdown"};
+  return kChoices;
+}
+
+}  // namespace gpucast::cli

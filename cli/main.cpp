@@ -1,0 +1,36 @@
+// gpucast command line. Library code throws typed errors; this is the one place that prints them
+// and chooses the exit code (0 ok, 1 error in input or model, 2 command-line misuse).
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.h"
+#include "hardware/errors.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"gpucast: analytical GPU performance simulator"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "gpucast 0.1.0");
+  try {
+    auto ctx = gpucast::cli::AppContext::from_environment();
+    gpucast::cli::add_hw_command(app, ctx);
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+      return app.exit(e);
+    }
+  } catch (const gpucast::UsageError& e) {
+    std::cerr << "gpucast: error: " << e.what() << "\n";
+    return 2;
+  } catch (const gpucast::InputError& e) {
+    std::cerr << e.what() << "\n";
+    return 1;
+  } catch (const gpucast::Error& e) {
+    std::cerr << "gpucast: error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "gpucast: internal error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

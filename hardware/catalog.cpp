@@ -1,0 +1,244 @@
+#include "hardware/catalog.h"
+
+#include <algorithm>
+#include <set>
+
+#include "hardware/description_reader.h"
+#include "hardware/key_schema.h"
+#include "hardware/suggest.h"
+
+namespace gpucast::hw {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool looks_like_path(const std::string& s) {
+  return s.find('/') != std::string::npos || (s.size() > 5 && s.substr(s.size() - 5) == ".toml");
+}
+
+std::vector<std::string> stems_in(const fs::path& dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (!entry.is_regular_file() || entry.path().extension() != ".toml") continue;
+    const std::string stem = entry.path().stem().string();
+    if (!stem.empty() && stem[0] != '_') out.push_back(stem);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+double number(const FlatTable& values, const std::string& path) {
+  return *scalar_as_number(values.at(path).value);
+}
+int integer(const FlatTable& values, const std::string& path) {
+  return static_cast<int>(std::get<std::int64_t>(values.at(path).value));
+}
+std::string text(const FlatTable& values, const std::string& path) {
+  auto it = values.find(path);
+  return it == values.end() ? std::string{} : std::get<std::string>(it->second.value);
+}
+std::optional<double> maybe_number(const FlatTable& values, const std::string& path) {
+  auto it = values.find(path);
+  if (it == values.end()) return std::nullopt;
+  return scalar_as_number(it->second.value);
+}
+
+CloudOffer build_cloud(const RawCloudOffer& raw) {
+  CloudOffer offer;
+  offer.provider = text(raw.values, "provider");
+  offer.instance = text(raw.values, "instance");
+  offer.gpus = integer(raw.values, "gpus");
+  offer.usd_per_hour = number(raw.values, "usd_per_hour");
+  offer.spot_usd_per_hour = maybe_number(raw.values, "spot_usd_per_hour");
+  offer.region = text(raw.values, "region");
+  offer.date = text(raw.values, "date");
+  offer.source = text(raw.values, "source");
+  return offer;
+}
+
+// Fills keys the GPU file leaves out from its architecture's defaults file, and derives the
+// rates that defaults express per SM per clock.
+void apply_architecture_defaults(const Catalog& catalog, const std::string& gpu_file, FlatTable& values,
+                                 FlatTable& sources) {
+  auto arch_it = values.find("architecture");
+  if (arch_it == values.end())
+    throw InputError(SourceLocation{gpu_file}, "architecture", "missing required key");
+  const std::string arch = std::get<std::string>(arch_it->second.value);
+  const fs::path arch_file = catalog.architectures_dir() / (arch + ".toml");
+  if (!fs::exists(arch_file))
+    throw InputError(arch_it->second.where, "architecture",
+                     "unknown architecture '" + arch + "'" + did_you_mean(arch, catalog.architectures()) +
+                         "; defaults files live in " + catalog.architectures_dir().string());
+  const RawDescription defaults = read_architecture_file(arch_file);
+  for (const auto& [path, value] : defaults.values) {
+    if (!find_gpu_key(path)) continue;  // per_sm.* are inputs to derived keys below
+    if (!values.count(path)) values[path] = value;
+  }
+  for (const auto& [path, value] : defaults.sources)
+    if (!sources.count(path)) sources[path] = value;
+
+  auto derive = [&](const std::string& path, double v, const std::string& how) {
+    if (values.count(path)) return;
+    values[path] = FlatValue{v, SourceLocation{"derived: " + how}};
+  };
+  if (values.count("sm.boost_clock_mhz"))
+    derive("sm.sustained_clock_mhz", number(values, "sm.boost_clock_mhz"), "sm.boost_clock_mhz");
+  if (values.count("sm.count") && values.count("sm.sustained_clock_mhz")) {
+    const double sm_ghz = integer(values, "sm.count") * number(values, "sm.sustained_clock_mhz") * 1e-3;
+    derive("cache.l2_bandwidth_gbps", number(defaults.values, "per_sm.l2_bytes_per_clk") * sm_ghz,
+           arch + " per_sm.l2_bytes_per_clk x sm.count x clock");
+    derive("compute.sfu_tops", number(defaults.values, "per_sm.sfu_ops_per_clk") * sm_ghz * 1e-3,
+           arch + " per_sm.sfu_ops_per_clk x sm.count x clock");
+  }
+}
+
+}  // namespace
+
+Catalog::Catalog(fs::path hardware_dir) : hardware_dir_(std::move(hardware_dir)) {}
+
+std::vector<std::string> Catalog::ids() const { return stems_in(catalog_dir()); }
+
+std::vector<std::string> Catalog::architectures() const { return stems_in(architectures_dir()); }
+
+fs::path Catalog::locate(const std::string& id_or_file) const {
+  if (looks_like_path(id_or_file)) {
+    if (fs::is_regular_file(id_or_file)) return fs::path(id_or_file);
+    const fs::path under_hardware = hardware_dir_ / (id_or_file + ".toml");
+    if (id_or_file.rfind("calibrated/", 0) == 0 && fs::is_regular_file(under_hardware)) return under_hardware;
+    throw InputError(SourceLocation{id_or_file}, "", "no such hardware description file");
+  }
+  const fs::path in_catalog = catalog_dir() / (id_or_file + ".toml");
+  if (fs::is_regular_file(in_catalog)) return in_catalog;
+  throw InputError(SourceLocation{}, "", "unknown GPU '" + id_or_file + "'" + did_you_mean(id_or_file, ids()) +
+                                             "; `gpucast hw list` shows the catalog, or pass a .toml path");
+}
+
+GpuSpec Catalog::load(const std::string& id_or_file, const std::vector<Override>& overrides) const {
+  // Follow `extends` from the named file to its root, detecting cycles.
+  std::vector<RawDescription> chain;
+  std::vector<std::string> seen;
+  fs::path current = locate(id_or_file);
+  while (true) {
+    const std::string canonical = fs::weakly_canonical(current).string();
+    if (std::find(seen.begin(), seen.end(), canonical) != seen.end()) {
+      std::string cycle;
+      for (const auto& raw : chain) cycle += fs::path(raw.file).stem().string() + " -> ";
+      cycle += current.stem().string();
+      const auto& where = chain.back().values.at("extends").where;
+      throw InputError(where, "extends", "cycle in extends: " + cycle);
+    }
+    seen.push_back(canonical);
+    chain.push_back(read_gpu_file(current));
+    auto ext = chain.back().values.find("extends");
+    if (ext == chain.back().values.end()) break;
+    const std::string target = std::get<std::string>(ext->second.value);
+    try {
+      if (looks_like_path(target) && fs::path(target).is_relative() &&
+          fs::is_regular_file(current.parent_path() / target))
+        current = current.parent_path() / target;
+      else
+        current = locate(target);
+    } catch (const InputError& e) {
+      throw InputError(ext->second.where, "extends", "cannot resolve '" + target + "': " + e.detail());
+    }
+  }
+
+  // Merge base first; the named file wins.
+  FlatTable values;
+  FlatTable sources;
+  std::vector<RawCloudOffer> cloud;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    for (const auto& [path, value] : it->values) values[path] = value;
+    for (const auto& [path, value] : it->sources) sources[path] = value;
+    if (it->cloud) cloud = *it->cloud;
+  }
+  values.erase("extends");
+  for (const auto& o : overrides) values[o.path] = o.value;
+  apply_architecture_defaults(*this, chain.front().file, values, sources);
+
+  for (const auto& def : gpu_keys()) {
+    if (def.required && !values.count(std::string(def.path)))
+      throw InputError(SourceLocation{chain.front().file}, std::string(def.path),
+                       "missing required key" +
+                           (chain.size() > 1 ? std::string(" (not set here nor in the files it extends)") : ""));
+  }
+
+  std::vector<CloudOffer> offers;
+  for (const auto& raw : cloud) offers.push_back(build_cloud(raw));
+  const bool from_catalog = !looks_like_path(id_or_file);
+  const std::string id = from_catalog ? id_or_file : fs::path(id_or_file).stem().string();
+  return build_spec(id, chain.front().file, values, offers, sources);
+}
+
+GpuSpec build_spec(const std::string& id, const std::string& origin, const FlatTable& values,
+                   const std::vector<CloudOffer>& cloud, const FlatTable& sources) {
+  GpuSpec s;
+  s.id = id;
+  s.origin = origin;
+  s.name = text(values, "name");
+  s.vendor = text(values, "vendor");
+  s.architecture = text(values, "architecture");
+  s.compute_capability = text(values, "compute_capability");
+
+  s.sm.count = integer(values, "sm.count");
+  s.sm.boost_clock_mhz = number(values, "sm.boost_clock_mhz");
+  s.sm.sustained_clock_mhz = number(values, "sm.sustained_clock_mhz");
+  s.sm.max_threads = integer(values, "sm.max_threads");
+  s.sm.max_blocks = integer(values, "sm.max_blocks");
+  s.sm.registers_kb = number(values, "sm.registers_kb");
+  s.sm.shared_memory_kb = number(values, "sm.shared_memory_kb");
+
+  s.compute.fp32_tflops = number(values, "compute.fp32_tflops");
+  s.compute.fp64_tflops = number(values, "compute.fp64_tflops");
+  s.compute.sfu_tops = number(values, "compute.sfu_tops");
+  for (DataType t : tensor_dtypes()) {
+    const std::string suffix(to_string(t));
+    if (auto v = maybe_number(values, "compute.tensor_tflops." + suffix)) s.compute.tensor_tflops[t] = *v;
+    if (auto v = maybe_number(values, "efficiency.tensor." + suffix)) s.efficiency.tensor[t] = *v;
+  }
+
+  s.memory.capacity_gb = number(values, "memory.capacity_gb");
+  s.memory.type = text(values, "memory.type");
+  s.memory.bus_width_bits = integer(values, "memory.bus_width_bits");
+  s.memory.bandwidth_gbps = number(values, "memory.bandwidth_gbps");
+
+  s.cache.l2_mb = number(values, "cache.l2_mb");
+  s.cache.l1_kb_per_sm = number(values, "cache.l1_kb_per_sm");
+  s.cache.l2_bandwidth_gbps = number(values, "cache.l2_bandwidth_gbps");
+
+  s.latency.dram_cycles = number(values, "latency.dram_cycles");
+  s.latency.l2_cycles = number(values, "latency.l2_cycles");
+  s.latency.l1_cycles = number(values, "latency.l1_cycles");
+  s.latency.shared_cycles = number(values, "latency.shared_cycles");
+
+  s.launch.kernel_us = number(values, "launch.kernel_us");
+  s.launch.host_eager_us = number(values, "launch.host_eager_us");
+  s.launch.graph_kernel_us = number(values, "launch.graph_kernel_us");
+  s.pcie_gbps = number(values, "host.pcie_gbps");
+  s.nvlink_gbps = number(values, "interconnect.nvlink_gbps");
+
+  s.power.tdp_w = number(values, "power.tdp_w");
+  s.power.idle_w = maybe_number(values, "power.idle_w");
+  s.price.usd = number(values, "price.usd");
+  s.price.launch_usd = maybe_number(values, "price.launch_usd");
+  s.price.kind = text(values, "price.kind");
+  s.price.date = text(values, "price.date");
+  s.price.note = text(values, "price.note");
+  s.cloud = cloud;
+
+  s.efficiency.dram_bandwidth = number(values, "efficiency.dram_bandwidth");
+  s.efficiency.l2_bandwidth = number(values, "efficiency.l2_bandwidth");
+  s.efficiency.fp32 = number(values, "efficiency.fp32");
+  s.efficiency.fp64 = number(values, "efficiency.fp64");
+  s.efficiency.sfu = number(values, "efficiency.sfu");
+  s.efficiency.mma_sync = number(values, "efficiency.mma_sync");
+  s.efficiency.pcie = number(values, "efficiency.pcie");
+  s.efficiency.memory_parallelism = number(values, "efficiency.memory_parallelism");
+
+  s.values = values;
+  for (const auto& [path, value] : sources) s.sources[path] = std::get<std::string>(value.value);
+  return s;
+}
+
+}  // namespace gpucast::hw

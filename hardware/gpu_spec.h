@@ -1,0 +1,133 @@
+#pragma once
+// The resolved description of one GPU, in the units its TOML keys name. Built by hw::Catalog after
+// `extends`, --set overrides and architecture defaults have been applied and every rule checked.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hardware/dtype.h"
+#include "hardware/toml_source.h"
+
+namespace gpucast::hw {
+
+struct SmSpec {
+  int count = 0;
+  double boost_clock_mhz = 0;
+  double sustained_clock_mhz = 0;  // clock used to turn cycles into time
+  int max_threads = 0;             // per SM
+  int max_blocks = 0;              // per SM
+  double registers_kb = 0;         // per SM
+  double shared_memory_kb = 0;     // max configurable per SM
+};
+
+struct ComputeSpec {
+  double fp32_tflops = 0;
+  double fp64_tflops = 0;
+  double sfu_tops = 0;
+  std::map<DataType, double> tensor_tflops;  // dense rates; a type the GPU lacks is absent
+};
+
+struct MemorySpec {
+  double capacity_gb = 0;
+  std::string type;
+  int bus_width_bits = 0;
+  double bandwidth_gbps = 0;  // GB/s = 1e9 bytes/s
+};
+
+struct CacheSpec {
+  double l2_mb = 0;
+  double l1_kb_per_sm = 0;
+  double l2_bandwidth_gbps = 0;
+};
+
+struct LatencySpec {
+  double dram_cycles = 0;
+  double l2_cycles = 0;
+  double l1_cycles = 0;
+  double shared_cycles = 0;
+};
+
+struct LaunchSpec {
+  double kernel_us = 0;        // GPU-side, per kernel, launches queued (do_bench of an empty kernel)
+  double host_eager_us = 0;    // host CPU time per kernel in eager mode
+  double graph_kernel_us = 0;  // GPU-side per kernel in a CUDA graph replay
+};
+
+struct PowerSpec {
+  double tdp_w = 0;
+  std::optional<double> idle_w;
+};
+
+struct PriceSpec {
+  double usd = 0;
+  std::optional<double> launch_usd;
+  std::string kind;  // street | launch | estimate
+  std::string date;  // YYYY-MM
+  std::string note;
+};
+
+struct CloudOffer {
+  std::string provider;
+  std::string instance;
+  int gpus = 1;
+  double usd_per_hour = 0;  // whole instance
+  std::optional<double> spot_usd_per_hour;
+  std::string region;
+  std::string date;
+  std::string source;
+
+  [[nodiscard]] double usd_per_gpu_hour() const { return usd_per_hour / gpus; }
+  [[nodiscard]] std::optional<double> spot_usd_per_gpu_hour() const {
+    if (!spot_usd_per_hour) return std::nullopt;
+    return *spot_usd_per_hour / gpus;
+  }
+};
+
+// Achievable fractions of the peaks above; calibration fits them, architecture files default them.
+struct EfficiencySpec {
+  double dram_bandwidth = 0;
+  double l2_bandwidth = 0;
+  double fp32 = 0;
+  double fp64 = 0;
+  double sfu = 0;
+  std::map<DataType, double> tensor;
+  double mma_sync = 0;
+  double pcie = 0;
+  double memory_parallelism = 0;
+};
+
+struct GpuSpec {
+  std::string id;      // catalog id or file stem
+  std::string origin;  // file the description was loaded from
+  std::string name;
+  std::string vendor;
+  std::string architecture;
+  std::string compute_capability;
+
+  SmSpec sm;
+  ComputeSpec compute;
+  MemorySpec memory;
+  CacheSpec cache;
+  LatencySpec latency;
+  LaunchSpec launch;
+  double pcie_gbps = 0;
+  double nvlink_gbps = 0;
+  PowerSpec power;
+  PriceSpec price;
+  std::vector<CloudOffer> cloud;
+  EfficiencySpec efficiency;
+
+  FlatTable values;                            // every resolved scalar key with where it came from
+  std::map<std::string, std::string> sources;  // key path or section -> source text
+
+  [[nodiscard]] bool has_tensor(DataType t) const { return compute.tensor_tflops.count(t) > 0; }
+  // Dense tensor-core rate for `t`; throws UnsupportedError when the GPU lacks it.
+  [[nodiscard]] double tensor_tflops(DataType t) const;
+  // Sustained fraction of the tensor rate for `t` (large GEMM).
+  [[nodiscard]] double tensor_efficiency(DataType t) const;
+  // Nanoseconds per SM clock at the sustained clock.
+  [[nodiscard]] double ns_per_cycle() const { return 1e3 / sm.sustained_clock_mhz; }
+};
+
+}  // namespace gpucast::hw

@@ -1,0 +1,176 @@
+#include "hardware/key_schema.h"
+
+#include <algorithm>
+
+namespace gpucast::hw {
+namespace {
+using K = ValueKind;
+using R = Rule;
+constexpr bool kReq = true;
+constexpr bool kOpt = false;
+}  // namespace
+
+const std::vector<KeyDef>& gpu_keys() {
+  static const std::vector<KeyDef> kKeys{
+      {"name", K::string, "", kReq, R::none, "product name"},
+      {"vendor", K::string, "", kReq, R::none, "vendor, e.g. NVIDIA"},
+      {"architecture", K::string, "", kReq, R::none,
+       "architecture family; selects hardware/catalog/architectures/<architecture>.toml defaults"},
+      {"compute_capability", K::string, "", kReq, R::none, "CUDA compute capability, e.g. \"9.0\""},
+      {"extends", K::string, "", kOpt, R::none, "catalog id or .toml path to inherit from, then override"},
+      {"notes", K::string, "", kOpt, R::none, "free text"},
+
+      {"sm.count", K::integer, "SMs", kReq, R::positive, "streaming multiprocessors"},
+      {"sm.boost_clock_mhz", K::number, "MHz", kReq, R::positive, "maximum boost SM clock"},
+      {"sm.sustained_clock_mhz", K::number, "MHz", kOpt, R::positive,
+       "SM clock held under sustained load (default: boost_clock_mhz); converts cycle latencies to time"},
+      {"sm.max_threads", K::integer, "threads", kReq, R::positive, "resident threads per SM"},
+      {"sm.max_blocks", K::integer, "blocks", kReq, R::positive, "resident thread blocks per SM"},
+      {"sm.registers_kb", K::number, "KB", kReq, R::positive, "register file per SM"},
+      {"sm.shared_memory_kb", K::number, "KB", kReq, R::positive, "maximum configurable shared memory per SM"},
+
+      {"compute.fp32_tflops", K::number, "TFLOP/s", kReq, R::positive, "FP32 (non-tensor) FMA peak"},
+      {"compute.fp64_tflops", K::number, "TFLOP/s", kReq, R::positive,
+       "FP64 peak (tensor-core FP64 where the GPU has it)"},
+      {"compute.sfu_tops", K::number, "Tops/s", kOpt, R::positive,
+       "special-function unit throughput (exp, rsqrt); default from the architecture's ops per clock per SM"},
+      {"compute.tensor_tflops.tf32", K::number, "TFLOP/s", kOpt, R::positive, "dense TF32 tensor-core peak"},
+      {"compute.tensor_tflops.fp16", K::number, "TFLOP/s", kOpt, R::positive,
+       "dense FP16 tensor-core peak with FP32 accumulation"},
+      {"compute.tensor_tflops.bf16", K::number, "TFLOP/s", kOpt, R::positive,
+       "dense BF16 tensor-core peak with FP32 accumulation"},
+      {"compute.tensor_tflops.fp8", K::number, "TFLOP/s", kOpt, R::positive,
+       "dense FP8 tensor-core peak with FP32 accumulation"},
+      {"compute.tensor_tflops.int8", K::number, "TOPS", kOpt, R::positive, "dense INT8 tensor-core peak"},
+
+      {"memory.capacity_gb", K::number, "GB", kReq, R::positive, "device memory capacity (10^9 bytes)"},
+      {"memory.type", K::string, "", kReq, R::none, "memory technology, e.g. HBM3"},
+      {"memory.bus_width_bits", K::integer, "bits", kReq, R::positive, "memory bus width"},
+      {"memory.bandwidth_gbps", K::number, "GB/s", kReq, R::positive, "peak DRAM bandwidth (10^9 bytes/s)"},
+
+      {"cache.l2_mb", K::number, "MB", kReq, R::positive, "L2 cache size"},
+      {"cache.l1_kb_per_sm", K::number, "KB", kReq, R::positive, "combined L1/shared storage per SM"},
+      {"cache.l2_bandwidth_gbps", K::number, "GB/s", kOpt, R::positive,
+       "L2-to-SM bandwidth (default from the architecture's bytes per clock per SM)"},
+
+      {"latency.dram_cycles", K::number, "cycles", kReq, R::positive, "DRAM load latency (pointer chase)"},
+      {"latency.l2_cycles", K::number, "cycles", kReq, R::positive, "L2 hit latency (pointer chase)"},
+      {"latency.l1_cycles", K::number, "cycles", kReq, R::positive, "L1 hit latency (pointer chase)"},
+      {"latency.shared_cycles", K::number, "cycles", kReq, R::positive, "shared-memory load latency"},
+
+      {"launch.kernel_us", K::number, "us", kReq, R::positive,
+       "GPU-side cost of one kernel launch: an empty kernel timed with events, launches queued"},
+      {"launch.host_eager_us", K::number, "us", kOpt, R::positive,
+       "host time to issue one kernel from an eager framework (default from architecture file)"},
+      {"launch.graph_kernel_us", K::number, "us", kOpt, R::positive,
+       "GPU-side cost per kernel inside a CUDA graph replay (default from architecture file)"},
+
+      {"host.pcie_gbps", K::number, "GB/s", kReq, R::positive, "host link bandwidth per direction"},
+      {"interconnect.nvlink_gbps", K::number, "GB/s", kReq, R::non_negative,
+       "NVLink bandwidth per GPU, both directions summed (0: none)"},
+
+      {"power.tdp_w", K::number, "W", kReq, R::positive, "board power (TDP / TGP)"},
+      {"power.idle_w", K::number, "W", kOpt, R::positive, "idle board power"},
+
+      {"price.usd", K::number, "USD", kReq, R::positive, "typical price (see price.kind and price.date)"},
+      {"price.launch_usd", K::number, "USD", kOpt, R::positive, "launch price (MSRP)"},
+      {"price.kind", K::string, "", kOpt, R::none, "what price.usd is: street, launch or estimate"},
+      {"price.date", K::string, "", kOpt, R::none, "when price.usd was observed, YYYY-MM"},
+      {"price.note", K::string, "", kOpt, R::none, "free text about the price"},
+
+      {"efficiency.dram_bandwidth", K::number, "fraction", kOpt, R::fraction,
+       "share of memory.bandwidth_gbps a large streaming kernel sustains"},
+      {"efficiency.l2_bandwidth", K::number, "fraction", kOpt, R::fraction,
+       "share of cache.l2_bandwidth_gbps a kernel with an L2-resident working set sustains"},
+      {"efficiency.fp32", K::number, "fraction", kOpt, R::fraction,
+       "share of compute.fp32_tflops a large SIMT GEMM sustains"},
+      {"efficiency.fp64", K::number, "fraction", kOpt, R::fraction,
+       "share of compute.fp64_tflops a large FP64 GEMM sustains"},
+      {"efficiency.sfu", K::number, "fraction", kOpt, R::fraction, "share of compute.sfu_tops sustained"},
+      {"efficiency.tensor.tf32", K::number, "fraction", kOpt, R::fraction,
+       "share of the dense TF32 peak a large library GEMM sustains"},
+      {"efficiency.tensor.fp16", K::number, "fraction", kOpt, R::fraction, "same, FP16"},
+      {"efficiency.tensor.bf16", K::number, "fraction", kOpt, R::fraction, "same, BF16"},
+      {"efficiency.tensor.fp8", K::number, "fraction", kOpt, R::fraction, "same, FP8"},
+      {"efficiency.tensor.int8", K::number, "fraction", kOpt, R::fraction, "same, INT8"},
+      {"efficiency.mma_sync", K::number, "fraction", kOpt, R::fraction,
+       "rate of the warp-level mma.sync path (FlashAttention-2 class kernels) relative to the dense peak"},
+      {"efficiency.pcie", K::number, "fraction", kOpt, R::fraction,
+       "share of host.pcie_gbps a pinned host<->device copy sustains"},
+      {"efficiency.memory_parallelism", K::number, "fraction", kOpt, R::fraction,
+       "share of a block's outstanding loads that overlap in practice (Little's-law concurrency)"},
+  };
+  return kKeys;
+}
+
+const KeyDef* find_gpu_key(std::string_view path) {
+  for (const auto& key : gpu_keys())
+    if (key.path == path) return &key;
+  return nullptr;
+}
+
+std::vector<std::string> gpu_key_names() {
+  std::vector<std::string> names;
+  for (const auto& key : gpu_keys()) {
+    names.emplace_back(key.path);
+    std::string_view path = key.path;
+    for (size_t dot = path.find('.'); dot != std::string_view::npos; dot = path.find('.', dot + 1))
+      names.emplace_back(path.substr(0, dot));
+  }
+  names.emplace_back("cloud");
+  names.emplace_back("sources");
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+bool is_gpu_section(std::string_view path) {
+  for (const auto& key : gpu_keys())
+    if (key.path.size() > path.size() && key.path.substr(0, path.size()) == path && key.path[path.size()] == '.')
+      return true;
+  return false;
+}
+
+const std::vector<KeyDef>& cloud_keys() {
+  static const std::vector<KeyDef> kKeys{
+      {"provider", K::string, "", kReq, R::none, "cloud provider, e.g. AWS"},
+      {"instance", K::string, "", kReq, R::none, "instance type, e.g. p5.48xlarge"},
+      {"gpus", K::integer, "GPUs", kReq, R::positive, "GPUs in the instance"},
+      {"usd_per_hour", K::number, "USD/h", kReq, R::positive, "on-demand price of the whole instance"},
+      {"spot_usd_per_hour", K::number, "USD/h", kOpt, R::positive, "spot / preemptible price of the instance"},
+      {"region", K::string, "", kOpt, R::none, "region the price is for"},
+      {"date", K::string, "", kOpt, R::none, "when the price was read, YYYY-MM"},
+      {"source", K::string, "", kOpt, R::none, "where the price comes from"},
+  };
+  return kKeys;
+}
+
+const std::vector<KeyDef>& architecture_keys() {
+  static const std::vector<KeyDef> kKeys = [] {
+    std::vector<KeyDef> keys{
+        {"architecture", K::string, "", kReq, R::none, "architecture family this file describes"},
+        {"per_sm.l2_bytes_per_clk", K::number, "B/clk", kReq, R::positive,
+         "L2-to-SM bandwidth per SM per clock (gives cache.l2_bandwidth_gbps)"},
+        {"per_sm.sfu_ops_per_clk", K::number, "ops/clk", kReq, R::positive,
+         "special-function results per SM per clock (gives compute.sfu_tops)"},
+    };
+    for (const auto& key : gpu_keys()) {
+      const bool defaultable = key.path.rfind("efficiency.", 0) == 0 || key.path == "launch.host_eager_us" ||
+                               key.path == "launch.graph_kernel_us";
+      if (defaultable) keys.push_back(key);
+    }
+    return keys;
+  }();
+  return kKeys;
+}
+
+std::string_view rule_text(Rule rule) {
+  switch (rule) {
+    case Rule::positive: return "must be > 0";
+    case Rule::non_negative: return "must be >= 0";
+    case Rule::fraction: return "must be in (0, 1]";
+    default: return "";
+  }
+}
+
+}  // namespace gpucast::hw

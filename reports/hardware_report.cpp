@@ -1,0 +1,124 @@
+#include "reports/hardware_report.h"
+
+#include "hardware/key_schema.h"
+#include "reports/units.h"
+
+namespace gpucast::reports {
+namespace {
+
+Json scalar_json(const Scalar& v) {
+  if (auto* b = std::get_if<bool>(&v)) return Json(*b);
+  if (auto* i = std::get_if<std::int64_t>(&v)) return Json(static_cast<long long>(*i));
+  if (auto* d = std::get_if<double>(&v)) return Json(*d);
+  return Json(std::get<std::string>(v));
+}
+
+// Inserts `value` at a dotted path, creating nested objects in first-seen order.
+void set_path(Json& root, const std::string& path, Json value) {
+  const auto dot = path.find('.');
+  if (dot == std::string::npos) {
+    root.set(path, std::move(value));
+    return;
+  }
+  const std::string head = path.substr(0, dot);
+  Json child = root.get(head) ? *root.get(head) : Json::object();
+  set_path(child, path.substr(dot + 1), std::move(value));
+  root.set(head, std::move(child));
+}
+
+std::string source_text(const SourceLocation& where, const std::string& origin) {
+  if (where.file == origin && where.has_position()) return "line " + std::to_string(where.line);
+  if (where.has_position()) return where.str();
+  return where.file;
+}
+
+std::string bf16_cell(const hw::GpuSpec& gpu) {
+  if (gpu.has_tensor(DataType::bf16)) return sig3(gpu.tensor_tflops(DataType::bf16));
+  if (gpu.has_tensor(DataType::fp16)) return sig3(gpu.tensor_tflops(DataType::fp16)) + " (fp16)";
+  return "-";
+}
+
+}  // namespace
+
+Table hardware_list_table(const std::vector<hw::GpuSpec>& gpus) {
+  Table table({{"id"},
+               {"architecture"},
+               {"SMs", Align::right},
+               {"memory", Align::right},
+               {"bandwidth", Align::right},
+               {"BF16 dense TFLOP/s", Align::right},
+               {"TDP", Align::right},
+               {"price", Align::right}});
+  for (const auto& g : gpus) {
+    table.add_row({g.id, g.architecture, std::to_string(g.sm.count), sig3(g.memory.capacity_gb) + " GB " + g.memory.type,
+                   bandwidth(g.memory.bandwidth_gbps), bf16_cell(g), fixed(g.power.tdp_w, 0) + " W",
+                   usd(g.price.usd) + (g.price.kind.empty() ? "" : " (" + g.price.kind + ")")});
+  }
+  return table;
+}
+
+Json hardware_list_json(const std::vector<hw::GpuSpec>& gpus) {
+  Json out = Json::array();
+  for (const auto& g : gpus) {
+    Json row = Json::object();
+    row.set("id", g.id);
+    row.set("name", g.name);
+    row.set("architecture", g.architecture);
+    row.set("sm_count", g.sm.count);
+    row.set("memory_capacity_gb", g.memory.capacity_gb);
+    row.set("memory_type", g.memory.type);
+    row.set("memory_bandwidth_gbps", g.memory.bandwidth_gbps);
+    row.set("bf16_tflops", g.has_tensor(DataType::bf16) ? Json(g.tensor_tflops(DataType::bf16)) : Json());
+    row.set("tdp_w", g.power.tdp_w);
+    row.set("price_usd", g.price.usd);
+    out.push(std::move(row));
+  }
+  return out;
+}
+
+Table hardware_detail_table(const hw::GpuSpec& gpu) {
+  Table table({{"key"}, {"value", Align::right}, {"unit"}, {"from"}});
+  for (const auto& def : hw::gpu_keys()) {
+    auto it = gpu.values.find(std::string(def.path));
+    if (it == gpu.values.end()) continue;
+    table.add_row({std::string(def.path), scalar_to_string(it->second.value), std::string(def.unit),
+                   source_text(it->second.where, gpu.origin)});
+  }
+  for (size_t i = 0; i < gpu.cloud.size(); ++i) {
+    const auto& c = gpu.cloud[i];
+    table.add_row({"cloud[" + std::to_string(i) + "]",
+                   c.provider + " " + c.instance + " x" + std::to_string(c.gpus) + " " + usd(c.usd_per_hour) + "/h",
+                   "USD/h", c.date});
+  }
+  return table;
+}
+
+Json hardware_to_json(const hw::GpuSpec& gpu) {
+  Json root = Json::object();
+  root.set("id", gpu.id);
+  for (const auto& def : hw::gpu_keys()) {
+    auto it = gpu.values.find(std::string(def.path));
+    if (it == gpu.values.end()) continue;
+    set_path(root, std::string(def.path), scalar_json(it->second.value));
+  }
+  Json cloud = Json::array();
+  for (const auto& c : gpu.cloud) {
+    Json entry = Json::object();
+    entry.set("provider", c.provider);
+    entry.set("instance", c.instance);
+    entry.set("gpus", c.gpus);
+    entry.set("usd_per_hour", c.usd_per_hour);
+    if (c.spot_usd_per_hour) entry.set("spot_usd_per_hour", *c.spot_usd_per_hour);
+    if (!c.region.empty()) entry.set("region", c.region);
+    if (!c.date.empty()) entry.set("date", c.date);
+    if (!c.source.empty()) entry.set("source", c.source);
+    cloud.push(std::move(entry));
+  }
+  root.set("cloud", std::move(cloud));
+  Json sources = Json::object();
+  for (const auto& [k, v] : gpu.sources) sources.set(k, v);
+  root.set("sources", std::move(sources));
+  return root;
+}
+
+}  // namespace gpucast::reports
