@@ -1,0 +1,75 @@
+"""Framework launch costs, for calibration: how long the host takes to issue one eager PyTorch op,
+and the per-kernel cost inside a CUDA graph replay. Prints records in gpucast-microbench's format.
+
+usage: python3 framework_overhead.py > overhead.json
+"""
+import json
+import statistics
+import time
+
+import torch
+
+
+def spin(ms):
+    # Keeps the GPU busy so host-side issue cost is measured without waiting on the GPU.
+    torch.cuda._sleep(int(ms * 1.9e6))
+
+
+def main():
+    a = torch.randn(16, device="cuda")
+    b = torch.randn(16, device="cuda")
+    c = torch.empty(16, device="cuda")
+    for _ in range(200):
+        torch.add(a, b, out=c)
+    torch.cuda.synchronize()
+    records = []
+
+    host = []
+    for _ in range(7):
+        spin(20)
+        n = 500
+        t0 = time.perf_counter()
+        for _ in range(n):
+            torch.add(a, b, out=c)
+        host.append((time.perf_counter() - t0) / n * 1e6)
+        torch.cuda.synchronize()
+    records.append({"bench": "eager_host", "op": "torch.add(a, b, out=c)", "us_per_op": statistics.median(host)})
+
+    # GPU time per op when the host issues back to back (no spin ahead): host-bound in eager mode.
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    times = []
+    for _ in range(7):
+        torch.cuda.synchronize()
+        start.record()
+        for _ in range(500):
+            torch.add(a, b, out=c)
+        stop.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(stop) * 1e3 / 500)
+    records.append({"bench": "eager_back_to_back", "us_per_op": statistics.median(times)})
+
+    for n in (10, 100):
+        s = torch.cuda.Stream()
+        s.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(s):
+            for _ in range(3):
+                torch.add(a, b, out=c)
+        torch.cuda.current_stream().wait_stream(s)
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            for _ in range(n):
+                torch.add(a, b, out=c)
+        times = []
+        for _ in range(30):
+            spin(0.05)
+            start.record()
+            g.replay()
+            stop.record()
+            torch.cuda.synchronize()
+            times.append(start.elapsed_time(stop) * 1e3)
+        records.append({"bench": "torch_graph", "kernels": n, "time_us": statistics.median(times)})
+    print(json.dumps({"format": "gpucast-microbench/1", "results": records}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,239 @@
+"""Validation cases: real kernels of every op family at sizes from tiny to large.
+
+Each case is an op with the exact parameters of gpucast's workload format, so `gpucast validate`
+predicts it with the same code path as `gpucast predict`. Cases are generated deterministically
+(fixed shapes plus seeded random sizes) and split by a stable hash of their id into a `dev` half
+(looked at while building the models) and a `test` half (reported, never looked at for tuning).
+None of these shapes is a calibration shape (calibration GEMMs are square 6144, 8192, 10240).
+"""
+import math
+import random
+import zlib
+
+CALIBRATION_SQUARES = {6144, 8192, 10240}
+
+
+def split_of(case_id):
+    return "dev" if zlib.crc32(case_id.encode()) % 2 == 0 else "test"
+
+
+def log_uniform(rng, lo, hi, multiple=1):
+    v = math.exp(rng.uniform(math.log(lo), math.log(hi)))
+    return max(multiple, int(round(v / multiple)) * multiple)
+
+
+class Cases:
+    def __init__(self):
+        self.items = []
+        self.ids = set()
+
+    def add(self, family, op, params, torch_expr):
+        key = family + ":" + op + ":" + ",".join(f"{k}={v}" for k, v in params.items())
+        if key in self.ids:
+            return
+        self.ids.add(key)
+        case_id = f"{family}-{len(self.items):04d}"
+        self.items.append({"id": case_id, "family": family, "op": op, "params": dict(params),
+                           "torch": torch_expr})
+
+
+def gemm_cases(c, rng):
+    def add(m, n, k, dtype, batch=1):
+        if m == n == k and m in CALIBRATION_SQUARES:
+            return
+        p = {"m": m, "n": n, "k": k}
+        if batch > 1:
+            p["batch"] = batch
+        p["dtype"] = dtype
+        if dtype == "fp8":
+            p["out_dtype"] = "bf16"
+        c.add("gemm", "gemm", p, "torch._scaled_mm" if dtype == "fp8" else ("torch.bmm" if batch > 1 else "torch.matmul"))
+
+    for n in (128, 256, 512, 1024, 2048, 3072, 4096, 12288, 16384):
+        add(n, n, n, "bf16")
+    for n in (256, 1024, 4096, 12288):
+        add(n, n, n, "fp16")
+    for n in (512, 1024, 2048, 4096):
+        add(n, n, n, "fp32")
+        add(n, n, n, "tf32")
+    for n in (512, 1024, 2048, 4096, 12288, 16384):
+        add(n, n, n, "fp8")
+    # LLM-shaped (tokens x (out, in)): Llama-2-7B, Llama-3-8B, 70B projections and an LM head.
+    llm = [(4096, 4096), (12288, 4096), (22016, 4096), (4096, 11008), (6144, 4096), (28672, 4096), (4096, 14336),
+           (10240, 8192), (8192, 28672), (32000, 4096)]
+    for tokens in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192):
+        for n, k in llm:
+            if rng.random() < 0.45:
+                add(tokens, n, k, "bf16")
+    for tokens in (1, 16, 128, 1024, 4096):
+        add(tokens, 4096, 4096, "fp16")
+        add(tokens, 14336, 4096, "fp8")
+        add(tokens, 4096, 4096, "fp32")
+    # Batched (attention-like and MoE-like).
+    for batch, m, n, k in [(8, 512, 512, 64), (32, 2048, 2048, 128), (64, 1024, 64, 1024), (128, 256, 256, 64),
+                           (16, 4096, 4096, 128), (8, 1024, 4096, 1024), (4, 8192, 1024, 2048), (96, 512, 128, 512)]:
+        add(m, n, k, "bf16", batch)
+    for batch, m, n, k in [(16, 1024, 1024, 1024), (64, 512, 512, 512)]:
+        add(m, n, k, "fp32", batch)
+        add(m, n, k, "fp16", batch)
+    # Random shapes, log-uniform, mostly 16-aligned, some only 8-aligned.
+    for dtype, count in (("bf16", 40), ("fp16", 10), ("fp32", 12), ("tf32", 12), ("fp8", 14)):
+        for _ in range(count):
+            mult = 16 if dtype == "fp8" else rng.choice((8, 16, 64))
+            m, n, k = (log_uniform(rng, 16, 12288, mult) for _ in range(3))
+            while m * n * k > 4e11 if dtype in ("fp32", "tf32") else m * n * k > 2.5e12:
+                m, n, k = max(mult, m // 2), max(mult, n // 2), k
+            add(m, n, k, dtype)
+
+
+def attention_cases(c, rng):
+    def add(b, h, hkv, sq, skv, d, causal):
+        flops = 4 * b * h * sq * skv * d * (0.5 if causal else 1)
+        if flops > 2e13 or b * h * max(sq, skv) * d * 2 > 6e9:
+            return
+        p = {"batch": b, "heads": h}
+        if hkv != h:
+            p["kv_heads"] = hkv
+        p.update({"seq_q": sq, "seq_kv": skv, "head_dim": d})
+        if causal:
+            p["causal"] = True
+        p["dtype"] = "bf16"
+        c.add("attention", "attention", p, "F.scaled_dot_product_attention")
+
+    for d in (64, 128):
+        for s in (128, 256, 512, 1024, 2048, 4096, 8192, 16384):
+            for b, h in ((1, 16), (4, 32), (16, 16)):
+                for causal in (False, True):
+                    if rng.random() < 0.5:
+                        add(b, h, h, s, s, d, causal)
+    for b, h, hkv, s in [(1, 32, 8, 4096), (4, 32, 8, 2048), (2, 64, 8, 8192), (8, 32, 4, 1024), (1, 64, 8, 16384)]:
+        add(b, h, hkv, s, s, 128, True)
+        add(b, h, hkv, s, s, 128, False)
+    # Decode: one query token against a KV cache.
+    for b in (1, 8, 32, 64):
+        for skv in (512, 2048, 8192, 32768):
+            add(b, 32, 32, 1, skv, 128, False)
+            add(b, 32, 8, 1, skv, 128, False)
+    for _ in range(16):
+        d = rng.choice((64, 128))
+        s = log_uniform(rng, 128, 8192, 64)
+        add(rng.choice((1, 2, 4, 8)), 16, 16, s, s, d, rng.random() < 0.5)
+
+
+def conv_cases(c, rng):
+    def add(n, cin, h, w, k, r, s, stride=1, pad=0):
+        p = {"n": n, "c": cin, "h": h, "w": w, "k": k, "r": r, "s": s}
+        if stride != 1:
+            p["stride"] = stride
+        if pad:
+            p["pad"] = pad
+        p["dtype"] = "bf16"
+        c.add("conv2d", "conv2d", p, "F.conv2d channels_last")
+
+    resnet = [(3, 224, 64, 7, 2, 3), (64, 56, 64, 1, 1, 0), (64, 56, 64, 3, 1, 1), (64, 56, 256, 1, 1, 0),
+              (256, 56, 64, 1, 1, 0), (256, 56, 128, 1, 1, 0), (128, 56, 128, 3, 2, 1), (128, 28, 512, 1, 1, 0),
+              (512, 28, 128, 1, 1, 0), (128, 28, 128, 3, 1, 1), (512, 28, 256, 1, 1, 0), (256, 14, 256, 3, 1, 1),
+              (256, 14, 1024, 1, 1, 0), (1024, 14, 256, 1, 1, 0), (1024, 14, 512, 1, 1, 0), (512, 7, 512, 3, 1, 1),
+              (512, 7, 2048, 1, 1, 0), (2048, 7, 512, 1, 1, 0)]
+    for n in (1, 8, 32, 128):
+        for cin, hw, k, r, stride, pad in resnet:
+            if n in (32,) or rng.random() < 0.4:
+                add(n, cin, hw, hw, k, r, r, stride, pad)
+    # Stable-Diffusion-style 3x3 convolutions.
+    for n in (1, 2, 8):
+        for cin, hw in ((320, 64), (640, 32), (1280, 16), (1280, 8)):
+            add(n, cin, hw, hw, cin, 3, 3, 1, 1)
+    for _ in range(12):
+        cin = rng.choice((32, 64, 96, 128, 192, 256, 384, 512))
+        hw = rng.choice((7, 14, 28, 56, 112))
+        add(rng.choice((1, 4, 16, 64)), cin, hw, hw, rng.choice((64, 128, 256, 512)), rng.choice((1, 3)),
+            rng.choice((1, 3)), 1, 0)
+
+
+def elementwise_cases(c, rng):
+    kinds = [
+        ("add", {"inputs": 2}, "a + b"),
+        ("mul_scalar", {}, "a * 1.5"),
+        ("gelu", {"flops_per_element": 10}, "F.gelu(a)"),
+        ("cast_f32", {"out_dtype": "fp32"}, "a.to(torch.float32)"),
+        ("addcmul", {"inputs": 3, "flops_per_element": 2}, "torch.addcmul(a, b, c)"),
+    ]
+    sizes = [2 ** e for e in range(10, 31, 2)] + [log_uniform(rng, 1000, 5e8) for _ in range(10)]
+    for elements in sizes:
+        for name, extra, expr in kinds:
+            for dtype in ("bf16", "fp32"):
+                if name == "cast_f32" and dtype == "fp32":
+                    continue
+                bytes_per = 2 if dtype == "bf16" else 4
+                if elements * bytes_per * (extra.get("inputs", 1) + 1) > 8e9:
+                    continue
+                if rng.random() < 0.55 or elements in (2 ** 20, 2 ** 26):
+                    p = {"elements": int(elements), "dtype": dtype}
+                    for k2, v in extra.items():
+                        p[k2] = v
+                    c.add("elementwise", "elementwise", p, expr)
+
+
+def row_cases(c, rng):
+    for rows in (1, 8, 64, 512, 4096, 32768):
+        for cols in (64, 512, 4096, 32768, 262144, 1048576):
+            if rows * cols > 2 ** 30 or rows * cols < 256:
+                continue
+            for dtype in ("fp32", "bf16"):
+                if rng.random() < 0.6:
+                    c.add("reduce", "reduce", {"rows": rows, "cols": cols, "dtype": dtype}, "x.sum(dim=-1)")
+    for rows in (1, 64, 1024, 8192, 65536):
+        for cols in (128, 512, 1024, 2048, 4096, 8192, 32768, 131072):
+            if rows * cols > 2 ** 30:
+                continue
+            for dtype in ("fp32", "bf16"):
+                if rng.random() < 0.5:
+                    c.add("softmax", "softmax", {"rows": rows, "cols": cols, "dtype": dtype}, "F.softmax(x, dim=-1)")
+    for op, expr in (("layernorm", "F.layer_norm(x, (h,), w, b)"), ("rmsnorm", "F.rms_norm(x, (h,), w)")):
+        for rows in (1, 16, 256, 2048, 8192, 32768):
+            for hidden in (768, 1024, 2048, 4096, 8192, 12288):
+                for dtype in ("bf16", "fp32"):
+                    if rng.random() < 0.45:
+                        c.add(op, op, {"rows": rows, "hidden": hidden, "dtype": dtype}, expr)
+
+
+def embedding_cases(c, rng):
+    for vocab, dim in ((32000, 4096), (50257, 768), (128256, 4096), (32000, 8192), (50257, 2048)):
+        for tokens in (1, 16, 128, 1024, 8192, 32768):
+            for dtype in ("bf16", "fp32"):
+                if rng.random() < 0.55:
+                    c.add("embedding", "embedding", {"vocab": vocab, "dim": dim, "tokens": tokens, "dtype": dtype},
+                          "F.embedding(idx, table)")
+
+
+def copy_cases(c, rng):
+    for e in range(12, 32, 2):
+        c.add("copy", "copy", {"bytes": float(2 ** e)}, "dst.copy_(src)")
+    for e in range(12, 31, 3):
+        c.add("copy", "copy", {"bytes": float(2 ** e), "kind": "h2d"}, "gpu.copy_(pinned, non_blocking=True)")
+        c.add("copy", "copy", {"bytes": float(2 ** e), "kind": "d2h"}, "pinned.copy_(gpu, non_blocking=True)")
+    for _ in range(4):
+        c.add("copy", "copy", {"bytes": float(log_uniform(rng, 1e4, 1e9, 256))}, "dst.copy_(src)")
+
+
+def all_cases(seed=20261122, families=None):
+    rng = random.Random(seed)
+    c = Cases()
+    builders = [("gemm", gemm_cases), ("attention", attention_cases), ("conv2d", conv_cases),
+                ("elementwise", elementwise_cases), ("rows", row_cases), ("embedding", embedding_cases),
+                ("copy", copy_cases)]
+    for name, build in builders:
+        build(c, rng)
+    out = []
+    for case in c.items:
+        if families and case["family"] not in families:
+            continue
+        case["set"] = split_of(case["id"])
+        out.append(case)
+    return out
+
+
+if __name__ == "__main__":
+    import collections
+    cases = all_cases()
+    print(len(cases), collections.Counter(x["family"] for x in cases), collections.Counter(x["set"] for x in cases))

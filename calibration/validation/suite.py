@@ -1,0 +1,242 @@
+"""Runs the validation suite on a real GPU and writes the measurements as JSON.
+
+Every case is timed the way gpucast's predictions are defined: triton.testing.do_bench semantics
+(warm-up, the 256 MB L2 flush before each run, CUDA events around the op, median of many runs).
+The CUDA kernels each op launched are recorded once with torch.profiler, so that the report can
+say which library kernel ran. Nothing here feeds calibration: these are the validation kernels.
+
+usage: python3 suite.py --out measurements.json [--families gemm,attention] [--limit N] [--quick]
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cases as case_gen  # noqa: E402
+
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+import triton.testing  # noqa: E402
+
+DTYPES = {"fp32": torch.float32, "tf32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+
+
+def rand(shape, dtype, device="cuda"):
+    return torch.randn(shape, device=device, dtype=torch.float32).to(dtype)
+
+
+def make_gemm(p):
+    m, n, k, batch, dtype = p["m"], p["n"], p["k"], p.get("batch", 1), p["dtype"]
+    torch.backends.cuda.matmul.allow_tf32 = dtype == "tf32"
+    if dtype == "fp8":
+        a = rand((m, k), torch.float32).to(torch.float8_e4m3fn)
+        b = rand((n, k), torch.float32).to(torch.float8_e4m3fn).t()  # column-major B, as _scaled_mm requires
+        one = torch.tensor(1.0, device="cuda")
+        return lambda: torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.bfloat16)
+    t = DTYPES[dtype]
+    if batch > 1:
+        a, b = rand((batch, m, k), t), rand((batch, k, n), t)
+        return lambda: torch.bmm(a, b)
+    a, b = rand((m, k), t), rand((k, n), t)
+    return lambda: torch.matmul(a, b)
+
+
+def make_attention(p):
+    b, h, hkv = p["batch"], p["heads"], p.get("kv_heads", p["heads"])
+    sq, skv, d, causal = p["seq_q"], p["seq_kv"], p["head_dim"], p.get("causal", False)
+    t = DTYPES[p["dtype"]]
+    q, k, v = rand((b, h, sq, d), t), rand((b, hkv, skv, d), t), rand((b, hkv, skv, d), t)
+    gqa = hkv != h
+    return lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=gqa)
+
+
+def make_conv(p):
+    t = DTYPES[p["dtype"]]
+    x = rand((p["n"], p["c"], p["h"], p["w"]), t).contiguous(memory_format=torch.channels_last)
+    w = rand((p["k"], p["c"], p["r"], p["s"]), t).contiguous(memory_format=torch.channels_last)
+    stride, pad = p.get("stride", 1), p.get("pad", 0)
+    return lambda: F.conv2d(x, w, stride=stride, padding=pad)
+
+
+def make_elementwise(p, expr):
+    t = DTYPES[p["dtype"]]
+    n = p["elements"]
+    a = rand((n,), t)
+    if expr == "a + b":
+        b = rand((n,), t)
+        return lambda: a + b
+    if expr == "a * 1.5":
+        return lambda: a * 1.5
+    if expr == "F.gelu(a)":
+        return lambda: F.gelu(a)
+    if expr == "a.to(torch.float32)":
+        return lambda: a.to(torch.float32)
+    if expr == "torch.addcmul(a, b, c)":
+        b, c = rand((n,), t), rand((n,), t)
+        return lambda: torch.addcmul(a, b, c)
+    raise ValueError(expr)
+
+
+def make_rows(op, p):
+    t = DTYPES[p["dtype"]]
+    rows = p["rows"]
+    cols = p.get("cols", p.get("hidden"))
+    x = rand((rows, cols), t)
+    if op == "reduce":
+        return lambda: x.sum(dim=-1)
+    if op == "softmax":
+        return lambda: F.softmax(x, dim=-1)
+    w = rand((cols,), t)
+    if op == "layernorm":
+        bias = rand((cols,), t)
+        return lambda: F.layer_norm(x, (cols,), w, bias)
+    return lambda: F.rms_norm(x, (cols,), w)
+
+
+def make_embedding(p):
+    t = DTYPES[p["dtype"]]
+    table = rand((p["vocab"], p["dim"]), t)
+    idx = torch.randint(0, p["vocab"], (p["tokens"],), device="cuda")
+    return lambda: F.embedding(idx, table)
+
+
+def make_copy(p):
+    n = int(p["bytes"])
+    kind = p.get("kind", "d2d")
+    gpu = torch.empty(n, dtype=torch.uint8, device="cuda").random_(1, 255)
+    if kind == "d2d":
+        dst = torch.empty_like(gpu)
+        return lambda: dst.copy_(gpu)
+    pinned = torch.empty(n, dtype=torch.uint8, pin_memory=True).random_(1, 255)
+    if kind == "h2d":
+        return lambda: gpu.copy_(pinned, non_blocking=True)
+    return lambda: pinned.copy_(gpu, non_blocking=True)
+
+
+def make_fn(case):
+    op, p = case["op"], case["params"]
+    if op == "gemm":
+        return make_gemm(p)
+    if op == "attention":
+        return make_attention(p)
+    if op == "conv2d":
+        return make_conv(p)
+    if op == "elementwise":
+        return make_elementwise(p, case["torch"])
+    if op in ("reduce", "softmax", "layernorm", "rmsnorm"):
+        return make_rows(op, p)
+    if op == "embedding":
+        return make_embedding(p)
+    if op == "copy":
+        return make_copy(p)
+    raise ValueError(op)
+
+
+def kernels_of(fn):
+    """Names and GPU durations (us) of the device activities one call of fn launches."""
+    fn()
+    torch.cuda.synchronize()
+    try:
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            fn()
+            torch.cuda.synchronize()
+        out = []
+        for e in prof.events():
+            dt = getattr(e, "device_type", None)
+            if dt is None or "CUDA" not in str(dt):
+                continue
+            us = getattr(e, "device_time", None)
+            if us is None:
+                us = getattr(e, "cuda_time", 0.0)
+            out.append({"name": e.name[:200], "us": round(float(us), 3)})
+        return out
+    except Exception as exc:  # the profiler is a convenience, never a reason to lose a measurement
+        return [{"name": f"profiler failed: {exc}", "us": 0.0}]
+
+
+def environment():
+    props = torch.cuda.get_device_properties(0)
+    env = {
+        "gpu": torch.cuda.get_device_name(0),
+        "sm_count": props.multi_processor_count,
+        "l2_bytes": getattr(props, "L2_cache_size", None),
+        "memory_bytes": props.total_memory,
+        "torch": torch.__version__,
+        "cuda": torch.version.cuda,
+        "cudnn": torch.backends.cudnn.version(),
+        "triton": getattr(triton, "__version__", None) if "triton" in sys.modules else None,
+        "python": platform.python_version(),
+        "host": platform.node(),
+    }
+    try:
+        env["driver"] = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                                       capture_output=True, text=True, timeout=20).stdout.strip()
+    except Exception:
+        env["driver"] = None
+    return env
+
+
+def save(path, results, warmup, rep, t_start):
+    doc = {
+        "format": "gpucast-validation/1",
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "environment": environment(),
+        "method": ("triton.testing.do_bench(warmup=%d ms, rep=%d ms, quantiles=[0.5, 0.2, 0.8]): 256 MB L2 flush "
+                   "before each run, CUDA events around one call, median reported; kernels from one profiled call"
+                   % (warmup, rep)),
+        "seconds": round(time.time() - t_start, 1),
+        "cases": results,
+    }
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(doc, f, indent=1)
+    os.replace(tmp, path)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--families", default="")
+    ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--quick", action="store_true", help="shorter timing windows")
+    ap.add_argument("--no-profile", action="store_true")
+    args = ap.parse_args()
+
+    families = [f for f in args.families.split(",") if f]
+    all_cases = case_gen.all_cases(families=families or None)
+    if args.limit:
+        all_cases = all_cases[: args.limit]
+    warmup, rep = (5, 20) if args.quick else (10, 60)
+    torch.manual_seed(0)
+    results = []
+    t_start = time.time()
+    for i, case in enumerate(all_cases):
+        record = dict(case)
+        try:
+            fn = make_fn(case)
+            med, p20, p80 = triton.testing.do_bench(fn, warmup=warmup, rep=rep, quantiles=[0.5, 0.2, 0.8])
+            record.update({"measured_us": med * 1e3, "p20_us": p20 * 1e3, "p80_us": p80 * 1e3})
+            if not args.no_profile:
+                record["kernels"] = kernels_of(fn)
+        except Exception as exc:
+            record["error"] = f"{type(exc).__name__}: {exc}"[:300]
+        results.append(record)
+        fn = None
+        if i % 50 == 49:
+            save(args.out, results, warmup, rep, t_start)  # partial results survive a timeout
+        if i % 20 == 0:
+            torch.cuda.empty_cache()
+            print(f"[suite] {i + 1}/{len(all_cases)} {case['id']} {record.get('measured_us', record.get('error'))}",
+                  file=sys.stderr, flush=True)
+    save(args.out, results, warmup, rep, t_start)
+    ok = sum(1 for r in results if "measured_us" in r)
+    print(f"[suite] {ok}/{len(results)} cases measured in {time.time() - t_start:.0f} s -> {args.out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

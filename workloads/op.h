@@ -1,0 +1,81 @@
+#pragma once
+// The operations a workload kernel can perform, with their shape parameters. Counts (FLOPs,
+// minimum bytes) are properties of the operation; how a GPU executes it lives in models/.
+#include <cstdint>
+#include <string>
+#include <variant>
+
+#include "hardware/dtype.h"
+
+namespace gpucast::wl {
+
+using Count = std::int64_t;  // elements, rows, dimensions
+
+struct GemmOp {  // C[m,n] = A[m,k] B[k,n], `batch` independent products
+  Count m = 0, n = 0, k = 0, batch = 1;
+  DataType dtype = DataType::bf16;
+  DataType out_dtype = DataType::bf16;
+};
+
+struct AttentionOp {  // fused (flash-style) scaled-dot-product attention forward
+  Count batch = 0, heads = 0, kv_heads = 0, seq_q = 0, seq_kv = 0, head_dim = 0;
+  bool causal = false;
+  DataType dtype = DataType::bf16;
+};
+
+struct Conv2dOp {  // NHWC implicit GEMM; output (n, p, q, k)
+  Count n = 0, c = 0, h = 0, w = 0, k = 0, r = 0, s = 0, stride = 1, pad = 0;
+  DataType dtype = DataType::bf16;
+  [[nodiscard]] Count p() const { return (h + 2 * pad - r) / stride + 1; }
+  [[nodiscard]] Count q() const { return (w + 2 * pad - s) / stride + 1; }
+};
+
+struct ElementwiseOp {
+  Count elements = 0;
+  DataType dtype = DataType::bf16;
+  DataType out_dtype = DataType::bf16;
+  int inputs = 1, outputs = 1;
+  double flops_per_element = 1;
+};
+
+enum class RowOpKind { reduce, softmax, layernorm, rmsnorm };
+struct RowOp {  // row-wise ops: reduce (over cols), softmax, layernorm and rmsnorm (over hidden)
+  RowOpKind kind = RowOpKind::reduce;
+  Count rows = 0, cols = 0;  // cols = hidden for the norms
+  DataType dtype = DataType::bf16;
+};
+
+struct EmbeddingOp {  // row gather: out[t] = table[index[t]]
+  Count vocab = 0, dim = 0, tokens = 0;
+  DataType dtype = DataType::bf16;
+};
+
+enum class CopyKind { d2d, h2d, d2h };
+struct CopyOp {
+  double bytes = 0;
+  CopyKind kind = CopyKind::d2d;
+};
+
+struct CustomOp {  // anything else, by its counts
+  double flops = 0;
+  double bytes = 0;
+  DataType dtype = DataType::fp32;
+};
+
+using Op = std::variant<GemmOp, AttentionOp, Conv2dOp, ElementwiseOp, RowOp, EmbeddingOp, CopyOp, CustomOp>;
+
+// The op's name as written in workload files: "gemm", "softmax", ...
+[[nodiscard]] std::string op_name(const Op& op);
+// Short human shape, e.g. "8192x12288x4096 bf16" or "b4 h32 s2048 d128 causal".
+[[nodiscard]] std::string op_shape(const Op& op);
+// Useful floating-point work (FLOPs; multiply-add = 2), as roofline and MFU count it.
+[[nodiscard]] double op_flops(const Op& op);
+// The fewest bytes the op must move through device memory: each input read once, each output
+// written once.
+[[nodiscard]] double op_min_bytes(const Op& op);
+// The data type whose arithmetic rate bounds the op.
+[[nodiscard]] DataType op_compute_dtype(const Op& op);
+[[nodiscard]] std::string_view copy_kind_name(CopyKind kind);
+[[nodiscard]] std::string_view row_op_name(RowOpKind kind);
+
+}  // namespace gpucast::wl

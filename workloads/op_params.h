@@ -1,0 +1,51 @@
+#pragma once
+// Per-op parameter schema for workload files: names, kinds, defaults. Files, generators and
+// `--dump-workload` all go through build_op / op_params so the format has one definition.
+#include <map>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "hardware/errors.h"
+#include "workloads/op.h"
+
+namespace gpucast::wl {
+
+enum class ParamKind { integer, number, boolean, dtype, choice };
+
+struct ParamDef {
+  std::string_view name;
+  ParamKind kind;
+  bool required;
+  std::string_view default_text;  // shown in docs; "" when required or derived ("= heads")
+  std::vector<std::string_view> choices;
+  std::string_view description;
+};
+
+struct OpDef {
+  std::string_view op;
+  std::vector<ParamDef> params;
+  std::string_view description;
+};
+
+[[nodiscard]] const std::vector<OpDef>& op_defs();
+[[nodiscard]] const OpDef* find_op_def(std::string_view op);
+[[nodiscard]] std::vector<std::string> op_names();
+
+using ParamValue = std::variant<std::int64_t, double, bool, std::string>;
+struct LocatedParam {
+  ParamValue value;
+  SourceLocation where;
+};
+using ParamMap = std::map<std::string, LocatedParam>;
+
+// Builds an op from checked parameters; range errors name the parameter and its location.
+// `kernel` names the kernel in messages; `where` locates the kernel when a parameter is missing.
+[[nodiscard]] Op build_op(std::string_view op, const ParamMap& params, const std::string& kernel,
+                          const SourceLocation& where);
+
+// The op's parameters as they would be written in a workload file (defaults omitted).
+[[nodiscard]] std::vector<std::pair<std::string, ParamValue>> op_params(const Op& op);
+
+}  // namespace gpucast::wl

@@ -1,0 +1,103 @@
+#include "workloads/workload.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "hardware/suggest.h"
+
+namespace gpucast::wl {
+
+std::string_view launch_mode_name(LaunchMode mode) { return mode == LaunchMode::graph ? "graph" : "eager"; }
+
+namespace {
+
+// Finds one cycle with an iterative depth-first search; returns the kernels on it in order.
+std::vector<size_t> find_cycle(const std::vector<std::vector<size_t>>& succ) {
+  const size_t n = succ.size();
+  std::vector<int> color(n, 0);  // 0 new, 1 on stack, 2 done
+  std::vector<size_t> parent(n, n);
+  for (size_t root = 0; root < n; ++root) {
+    if (color[root]) continue;
+    std::vector<std::pair<size_t, size_t>> stack{{root, 0}};
+    color[root] = 1;
+    while (!stack.empty()) {
+      auto& [u, next] = stack.back();
+      if (next < succ[u].size()) {
+        const size_t v = succ[u][next++];
+        if (color[v] == 0) {
+          color[v] = 1;
+          parent[v] = u;
+          stack.emplace_back(v, 0);
+        } else if (color[v] == 1) {
+          std::vector<size_t> cycle{v};
+          for (size_t w = u; w != v; w = parent[w]) cycle.push_back(w);
+          std::reverse(cycle.begin() + 1, cycle.end());
+          return cycle;
+        }
+      } else {
+        color[u] = 2;
+        stack.pop_back();
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Workload Workload::build(std::string name, LaunchMode launch, std::vector<Kernel> kernels,
+                         std::optional<double> host_launch_us, std::string origin) {
+  Workload w;
+  w.name_ = std::move(name);
+  w.launch_ = launch;
+  w.host_launch_us_ = host_launch_us;
+  w.origin_ = std::move(origin);
+  w.kernels_ = std::move(kernels);
+  const size_t n = w.kernels_.size();
+
+  std::unordered_map<std::string, size_t> index;
+  index.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    auto [it, inserted] = index.emplace(w.kernels_[i].name, i);
+    if (!inserted)
+      throw InputError(w.kernels_[i].where, "name",
+                       "duplicate kernel name '" + w.kernels_[i].name + "' (first defined at " +
+                           w.kernels_[it->second].where.str() + ")");
+  }
+
+  w.preds_.assign(n, {});
+  std::vector<std::vector<size_t>> succ(n);
+  std::unordered_map<int, size_t> last_on_stream;
+  std::vector<std::string> names;  // for suggestions, built only on error
+  for (size_t i = 0; i < n; ++i) {
+    auto& preds = w.preds_[i];
+    const auto& k = w.kernels_[i];
+    if (auto it = last_on_stream.find(k.stream); it != last_on_stream.end()) preds.push_back(it->second);
+    for (const auto& dep : k.after) {
+      auto it = index.find(dep);
+      if (it == index.end()) {
+        for (const auto& kk : w.kernels_) names.push_back(kk.name);
+        throw InputError(k.where, "after",
+                         "kernel '" + k.name + "' depends on unknown kernel '" + dep + "'" + did_you_mean(dep, names));
+      }
+      if (std::find(preds.begin(), preds.end(), it->second) == preds.end()) preds.push_back(it->second);
+    }
+    for (size_t p : preds) succ[p].push_back(i);
+    last_on_stream[k.stream] = i;
+  }
+
+  const auto cycle = find_cycle(succ);
+  if (!cycle.empty()) {
+    std::string text;
+    for (size_t v : cycle) text += w.kernels_[v].name + " -> ";
+    text += w.kernels_[cycle.front()].name;
+    throw InputError(w.kernels_[cycle.front()].where, "after", "dependency cycle: " + text);
+  }
+
+  w.graph_ = DependencyGraph(n);
+  for (size_t v = 0; v < n; ++v)
+    for (size_t p : w.preds_[v]) boost::add_edge(p, v, w.graph_);
+  return w;
+}
+
+}  // namespace gpucast::wl

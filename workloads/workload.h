@@ -1,0 +1,60 @@
+#pragma once
+// A workload: named kernels on streams and the dependency DAG between them (Boost.Graph).
+// Kernels on one stream run in file order; `after` adds cross-stream (or extra) dependencies.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/graph/adjacency_list.hpp>
+
+#include "hardware/errors.h"
+#include "workloads/op.h"
+
+namespace gpucast::wl {
+
+enum class LaunchMode {
+  eager,  // the host issues every kernel (framework eager mode)
+  graph,  // CUDA graph replay: one host call, a small GPU-side cost per kernel
+};
+[[nodiscard]] std::string_view launch_mode_name(LaunchMode mode);
+
+struct Kernel {
+  std::string name;
+  Op op;
+  int stream = 0;
+  std::vector<std::string> after;  // explicit dependencies by name
+  SourceLocation where;            // the [[kernel]] entry, for error messages
+};
+
+// Edge u -> v: v may start only after u ends.
+using DependencyGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS>;
+
+class Workload {
+ public:
+  // Checks names and dependencies and builds the graph; throws InputError for duplicate names,
+  // unknown dependencies and cycles (naming the kernels on the cycle).
+  static Workload build(std::string name, LaunchMode launch, std::vector<Kernel> kernels,
+                        std::optional<double> host_launch_us = std::nullopt, std::string origin = {});
+
+  [[nodiscard]] const std::string& name() const { return name_; }
+  [[nodiscard]] LaunchMode launch() const { return launch_; }
+  // Host cost per eager launch when the workload file sets it (else the GPU's launch.host_eager_us).
+  [[nodiscard]] std::optional<double> host_launch_us() const { return host_launch_us_; }
+  [[nodiscard]] const std::string& origin() const { return origin_; }
+  [[nodiscard]] const std::vector<Kernel>& kernels() const { return kernels_; }
+  [[nodiscard]] const DependencyGraph& graph() const { return graph_; }
+  // Indices of the kernels `i` waits for.
+  [[nodiscard]] const std::vector<size_t>& predecessors(size_t i) const { return preds_[i]; }
+  [[nodiscard]] size_t size() const { return kernels_.size(); }
+
+ private:
+  std::string name_;
+  LaunchMode launch_ = LaunchMode::eager;
+  std::optional<double> host_launch_us_;
+  std::string origin_;
+  std::vector<Kernel> kernels_;
+  DependencyGraph graph_;
+  std::vector<std::vector<size_t>> preds_;
+};
+
+}  // namespace gpucast::wl

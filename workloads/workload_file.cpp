@@ -1,0 +1,224 @@
+#include "workloads/workload_file.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "hardware/suggest.h"
+#include "hardware/toml_source.h"
+#include "workloads/op_params.h"
+
+namespace gpucast::wl {
+namespace {
+
+const std::vector<std::string> kCommonKeys{"name", "op", "after", "stream"};
+
+std::vector<std::string> allowed_keys(const OpDef& def) {
+  std::vector<std::string> keys = kCommonKeys;
+  for (const auto& p : def.params) keys.emplace_back(p.name);
+  return keys;
+}
+
+LocatedParam convert_param(const ParamDef& def, const toml::node& node, const std::string& file) {
+  const SourceLocation where = location_of(node, file);
+  const std::string name(def.name);
+  switch (def.kind) {
+    case ParamKind::integer:
+      if (node.is_integer()) return {node.as_integer()->get(), where};
+      if (node.is_floating_point()) {
+        const double v = node.as_floating_point()->get();
+        if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9e18) return {static_cast<std::int64_t>(v), where};
+      }
+      throw InputError(where, name, "expected an integer, found " + describe_type(node));
+    case ParamKind::number:
+      if (node.is_integer()) return {static_cast<double>(node.as_integer()->get()), where};
+      if (node.is_floating_point()) return {node.as_floating_point()->get(), where};
+      throw InputError(where, name, "expected a number, found " + describe_type(node));
+    case ParamKind::boolean:
+      if (node.is_boolean()) return {node.as_boolean()->get(), where};
+      throw InputError(where, name, "expected true or false, found " + describe_type(node));
+    case ParamKind::dtype: {
+      if (!node.is_string()) throw InputError(where, name, "expected a data type string, found " + describe_type(node));
+      const std::string text = node.as_string()->get();
+      if (!parse_dtype(text)) {
+        std::vector<std::string> choices;
+        for (auto t : {DataType::fp64, DataType::fp32, DataType::tf32, DataType::fp16, DataType::bf16, DataType::fp8,
+                       DataType::int8})
+          choices.emplace_back(to_string(t));
+        throw InputError(where, name,
+                         "unknown data type '" + text + "'" + did_you_mean(text, choices) + "; one of " + dtype_choices());
+      }
+      return {text, where};
+    }
+    case ParamKind::choice: {
+      if (!node.is_string()) throw InputError(where, name, "expected a string, found " + describe_type(node));
+      const std::string text = node.as_string()->get();
+      std::vector<std::string> choices(def.choices.begin(), def.choices.end());
+      if (std::find(choices.begin(), choices.end(), text) == choices.end()) {
+        std::string list;
+        for (const auto& c : choices) list += (list.empty() ? "" : ", ") + c;
+        throw InputError(where, name, "'" + text + "' is not one of " + list + did_you_mean(text, choices));
+      }
+      return {text, where};
+    }
+  }
+  throw InputError(where, name, "unsupported parameter kind");
+}
+
+Kernel read_kernel(const toml::table& table, size_t index, const std::string& file) {
+  Kernel k;
+  k.where = location_of(table, file);
+  const toml::node* op_node = table.get("op");
+  if (!op_node) throw InputError(k.where, "op", "kernel #" + std::to_string(index + 1) + " has no 'op'");
+  if (!op_node->is_string())
+    throw InputError(location_of(*op_node, file), "op", "expected a string, found " + describe_type(*op_node));
+  const std::string op = op_node->as_string()->get();
+  const OpDef* def = find_op_def(op);
+  if (!def)
+    throw InputError(location_of(*op_node, file), "op",
+                     "unknown op '" + op + "'" + did_you_mean(op, op_names()) + "; ops: gemm, attention, conv2d, "
+                     "elementwise, reduce, softmax, layernorm, rmsnorm, embedding, copy, custom");
+  k.name = op + "_" + std::to_string(index);
+
+  ParamMap params;
+  for (auto&& [key, node] : table) {
+    const std::string name(key.str());
+    const SourceLocation where = location_of(key, file);
+    if (name == "op") continue;
+    if (name == "name") {
+      if (!node.is_string()) throw InputError(where, name, "expected a string, found " + describe_type(node));
+      k.name = node.as_string()->get();
+      if (k.name.empty()) throw InputError(where, name, "kernel name must not be empty");
+      continue;
+    }
+    if (name == "stream") {
+      if (!node.is_integer() || node.as_integer()->get() < 0)
+        throw InputError(where, name, "expected a non-negative integer stream id");
+      k.stream = static_cast<int>(node.as_integer()->get());
+      continue;
+    }
+    if (name == "after") {
+      const auto* array = node.as_array();
+      if (!array) throw InputError(where, name, "expected an array of kernel names, e.g. after = [\"qkv\"]");
+      for (const auto& element : *array) {
+        if (!element.is_string())
+          throw InputError(location_of(element, file), name, "expected kernel names (strings)");
+        k.after.push_back(element.as_string()->get());
+      }
+      continue;
+    }
+    const ParamDef* param = nullptr;
+    for (const auto& p : def->params)
+      if (p.name == name) param = &p;
+    if (!param)
+      throw InputError(where, name,
+                       "unknown parameter for op '" + op + "'" + did_you_mean(name, allowed_keys(*def)));
+    params[name] = convert_param(*param, node, file);
+  }
+  for (const auto& p : def->params)
+    if (p.required && !params.count(std::string(p.name)))
+      throw InputError(k.where, std::string(p.name),
+                       "kernel '" + k.name + "' (op " + op + ") is missing required parameter '" + std::string(p.name) + "'");
+  k.op = build_op(op, params, k.name, k.where);
+  return k;
+}
+
+Workload read_table(const toml::table& root, const std::string& file) {
+  std::string name;
+  LaunchMode launch = LaunchMode::eager;
+  std::optional<double> host_launch_us;
+  for (auto&& [key, node] : root) {
+    const std::string k(key.str());
+    if (k != "workload" && k != "kernel")
+      throw InputError(location_of(key, file), k,
+                       "unknown key" + did_you_mean(k, {"workload", "kernel"}) + "; expected [workload] and [[kernel]]");
+  }
+  if (const auto* wnode = root.get("workload")) {
+    const auto* wt = wnode->as_table();
+    if (!wt) throw InputError(location_of(*wnode, file), "workload", "expected a table [workload]");
+    for (auto&& [key, node] : *wt) {
+      const std::string k(key.str());
+      const SourceLocation where = location_of(key, file);
+      if (k == "name" || k == "description") {
+        if (!node.is_string()) throw InputError(where, "workload." + k, "expected a string");
+        if (k == "name") name = node.as_string()->get();
+      } else if (k == "launch") {
+        const std::string mode = node.is_string() ? node.as_string()->get() : "";
+        if (mode != "eager" && mode != "graph")
+          throw InputError(location_of(node, file), "workload.launch",
+                           "expected \"eager\" or \"graph\"" + did_you_mean(mode, {"eager", "graph"}));
+        launch = mode == "graph" ? LaunchMode::graph : LaunchMode::eager;
+      } else if (k == "host_launch_us") {
+        const auto v = node.value<double>();
+        if (!v || !(*v > 0)) throw InputError(location_of(node, file), "workload.host_launch_us", "expected a number > 0");
+        host_launch_us = *v;
+      } else {
+        throw InputError(where, "workload." + k,
+                         "unknown key" + did_you_mean(k, {"name", "launch", "host_launch_us", "description"}));
+      }
+    }
+  }
+  if (name.empty()) name = std::filesystem::path(file).stem().string();
+
+  std::vector<Kernel> kernels;
+  if (const auto* knode = root.get("kernel")) {
+    const auto* array = knode->as_array();
+    if (!array || (!array->empty() && !array->is_array_of_tables()))
+      throw InputError(location_of(*knode, file), "kernel", "expected [[kernel]] entries");
+    kernels.reserve(array->size());
+    for (size_t i = 0; i < array->size(); ++i) kernels.push_back(read_kernel(*array->get(i)->as_table(), i, file));
+  }
+  if (kernels.empty()) throw InputError(SourceLocation{file}, "kernel", "the workload has no [[kernel]] entries");
+  return Workload::build(name, launch, std::move(kernels), host_launch_us, file);
+}
+
+std::string toml_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string toml_value(const ParamValue& v) {
+  if (auto* i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);
+  if (auto* d = std::get_if<double>(&v)) {
+    std::ostringstream s;
+    s.precision(17);
+    s << *d;
+    std::string text = s.str();
+    if (text.find_first_of(".eEn") == std::string::npos) text += ".0";
+    return text;
+  }
+  if (auto* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
+  return toml_string(std::get<std::string>(v));
+}
+
+}  // namespace
+
+Workload read_workload_text(const std::string& text, const std::string& origin) {
+  return read_table(parse_toml_text(text, origin), origin);
+}
+
+Workload read_workload_file(const std::filesystem::path& path) {
+  return read_table(parse_toml_file(path), path.string());
+}
+
+std::string write_workload(const Workload& w) {
+  std::ostringstream out;
+  out << "[workload]\nname = " << toml_string(w.name()) << "\nlaunch = \"" << launch_mode_name(w.launch()) << "\"\n";
+  if (w.host_launch_us()) out << "host_launch_us = " << toml_value(ParamValue{*w.host_launch_us()}) << "\n";
+  for (const auto& k : w.kernels()) {
+    out << "\n[[kernel]]\nname = " << toml_string(k.name) << "\nop = \"" << op_name(k.op) << "\"\n";
+    for (const auto& [key, value] : op_params(k.op)) out << key << " = " << toml_value(value) << "\n";
+    if (k.stream != 0) out << "stream = " << k.stream << "\n";
+    if (!k.after.empty()) {
+      out << "after = [";
+      for (size_t i = 0; i < k.after.size(); ++i) out << (i ? ", " : "") << toml_string(k.after[i]);
+      out << "]\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace gpucast::wl
