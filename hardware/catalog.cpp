@@ -90,6 +90,16 @@ void apply_architecture_defaults(const Catalog& catalog, const std::string& gpu_
            arch + " per_sm.l2_bytes_per_clk x sm.count x clock");
     derive("compute.sfu_tops", number(defaults.values, "per_sm.sfu_ops_per_clk") * sm_ghz * 1e-3,
            arch + " per_sm.sfu_ops_per_clk x sm.count x clock");
+    const double clock_ghz = number(values, "sm.sustained_clock_mhz") * 1e-3;
+    derive("memory.sm_bandwidth_gbps", number(defaults.values, "per_sm.dram_bytes_per_clk") * clock_ghz,
+           arch + " per_sm.dram_bytes_per_clk x clock");
+    derive("cache.sm_l2_bandwidth_gbps", number(defaults.values, "per_sm.l1_fill_bytes_per_clk") * clock_ghz,
+           arch + " per_sm.l1_fill_bytes_per_clk x clock");
+    if (values.count("latency.dram_cycles"))
+      derive("latency.first_touch_us",
+             number(defaults.values, "first_touch_dram_latencies") * number(values, "latency.dram_cycles") /
+                 (clock_ghz * 1e3),
+             arch + " first_touch_dram_latencies x latency.dram_cycles");
   }
 }
 
@@ -202,20 +212,25 @@ GpuSpec build_spec(const std::string& id, const std::string& origin, const FlatT
   s.memory.type = text(values, "memory.type");
   s.memory.bus_width_bits = integer(values, "memory.bus_width_bits");
   s.memory.bandwidth_gbps = number(values, "memory.bandwidth_gbps");
+  s.memory.sm_bandwidth_gbps = number(values, "memory.sm_bandwidth_gbps");
 
   s.cache.l2_mb = number(values, "cache.l2_mb");
   s.cache.l1_kb_per_sm = number(values, "cache.l1_kb_per_sm");
   s.cache.l2_bandwidth_gbps = number(values, "cache.l2_bandwidth_gbps");
+  s.cache.sm_l2_bandwidth_gbps = number(values, "cache.sm_l2_bandwidth_gbps");
 
   s.latency.dram_cycles = number(values, "latency.dram_cycles");
   s.latency.l2_cycles = number(values, "latency.l2_cycles");
   s.latency.l1_cycles = number(values, "latency.l1_cycles");
   s.latency.shared_cycles = number(values, "latency.shared_cycles");
+  s.latency.first_touch_us = number(values, "latency.first_touch_us");
 
   s.launch.kernel_us = number(values, "launch.kernel_us");
   s.launch.host_eager_us = number(values, "launch.host_eager_us");
   s.launch.graph_kernel_us = number(values, "launch.graph_kernel_us");
+  s.launch.queued_kernel_us = number(values, "launch.queued_kernel_us");
   s.pcie_gbps = number(values, "host.pcie_gbps");
+  s.host_transfer_latency_us = number(values, "host.transfer_latency_us");
   s.nvlink_gbps = number(values, "interconnect.nvlink_gbps");
 
   s.power.tdp_w = number(values, "power.tdp_w");

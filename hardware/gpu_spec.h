@@ -32,13 +32,15 @@ struct MemorySpec {
   double capacity_gb = 0;
   std::string type;
   int bus_width_bits = 0;
-  double bandwidth_gbps = 0;  // GB/s = 1e9 bytes/s
+  double bandwidth_gbps = 0;     // GB/s = 1e9 bytes/s
+  double sm_bandwidth_gbps = 0;  // the most one SM can draw
 };
 
 struct CacheSpec {
   double l2_mb = 0;
   double l1_kb_per_sm = 0;
   double l2_bandwidth_gbps = 0;
+  double sm_l2_bandwidth_gbps = 0;  // the most one SM can draw from L2
 };
 
 struct LatencySpec {
@@ -46,12 +48,14 @@ struct LatencySpec {
   double l2_cycles = 0;
   double l1_cycles = 0;
   double shared_cycles = 0;
+  double first_touch_us = 0;  // extra time of a kernel's first DRAM access after an L2 flush
 };
 
 struct LaunchSpec {
   double kernel_us = 0;        // GPU-side, per kernel, launches queued (do_bench of an empty kernel)
   double host_eager_us = 0;    // host CPU time per kernel in eager mode
-  double graph_kernel_us = 0;  // GPU-side per kernel in a CUDA graph replay
+  double graph_kernel_us = 0;   // GPU-side per kernel in a CUDA graph replay
+  double queued_kernel_us = 0;  // GPU-side per further kernel queued back to back
 };
 
 struct PowerSpec {
@@ -112,6 +116,7 @@ struct GpuSpec {
   LatencySpec latency;
   LaunchSpec launch;
   double pcie_gbps = 0;
+  double host_transfer_latency_us = 0;  // fixed cost of one host<->device copy
   double nvlink_gbps = 0;
   PowerSpec power;
   PriceSpec price;

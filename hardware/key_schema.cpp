@@ -47,25 +47,35 @@ const std::vector<KeyDef>& gpu_keys() {
       {"memory.type", K::string, "", kReq, R::none, "memory technology, e.g. HBM3"},
       {"memory.bus_width_bits", K::integer, "bits", kReq, R::positive, "memory bus width"},
       {"memory.bandwidth_gbps", K::number, "GB/s", kReq, R::positive, "peak DRAM bandwidth (10^9 bytes/s)"},
+      {"memory.sm_bandwidth_gbps", K::number, "GB/s", kOpt, R::positive,
+       "most DRAM bandwidth one SM can draw (its outstanding-miss limit); default from the architecture"},
 
       {"cache.l2_mb", K::number, "MB", kReq, R::positive, "L2 cache size"},
       {"cache.l1_kb_per_sm", K::number, "KB", kReq, R::positive, "combined L1/shared storage per SM"},
       {"cache.l2_bandwidth_gbps", K::number, "GB/s", kOpt, R::positive,
        "L2-to-SM bandwidth (default from the architecture's bytes per clock per SM)"},
+      {"cache.sm_l2_bandwidth_gbps", K::number, "GB/s", kOpt, R::positive,
+       "most L2 bandwidth one SM can draw (its L1 fill port); default from the architecture"},
 
       {"latency.dram_cycles", K::number, "cycles", kReq, R::positive, "DRAM load latency (pointer chase)"},
       {"latency.l2_cycles", K::number, "cycles", kReq, R::positive, "L2 hit latency (pointer chase)"},
       {"latency.l1_cycles", K::number, "cycles", kReq, R::positive, "L1 hit latency (pointer chase)"},
       {"latency.shared_cycles", K::number, "cycles", kReq, R::positive, "shared-memory load latency"},
+      {"latency.first_touch_us", K::number, "us", kOpt, R::positive,
+       "extra time of a kernel's first DRAM access after an L2 flush (TLB walk and DRAM); default from the architecture"},
 
       {"launch.kernel_us", K::number, "us", kReq, R::positive,
        "GPU-side cost of one kernel launch: an empty kernel timed with events, launches queued"},
       {"launch.host_eager_us", K::number, "us", kOpt, R::positive,
        "host time to issue one kernel from an eager framework (default from architecture file)"},
+      {"launch.queued_kernel_us", K::number, "us", kOpt, R::positive,
+       "GPU-side cost of each further kernel queued back to back on a stream (default from architecture file)"},
       {"launch.graph_kernel_us", K::number, "us", kOpt, R::positive,
        "GPU-side cost per kernel inside a CUDA graph replay (default from architecture file)"},
 
       {"host.pcie_gbps", K::number, "GB/s", kReq, R::positive, "host link bandwidth per direction"},
+      {"host.transfer_latency_us", K::number, "us", kOpt, R::positive,
+       "fixed cost of one host<->device copy on the copy engine (default from architecture file)"},
       {"interconnect.nvlink_gbps", K::number, "GB/s", kReq, R::non_negative,
        "NVLink bandwidth per GPU, both directions summed (0: none)"},
 
@@ -153,10 +163,17 @@ const std::vector<KeyDef>& architecture_keys() {
          "L2-to-SM bandwidth per SM per clock (gives cache.l2_bandwidth_gbps)"},
         {"per_sm.sfu_ops_per_clk", K::number, "ops/clk", kReq, R::positive,
          "special-function results per SM per clock (gives compute.sfu_tops)"},
+        {"per_sm.dram_bytes_per_clk", K::number, "B/clk", kReq, R::positive,
+         "DRAM bytes one SM can draw per clock (gives memory.sm_bandwidth_gbps)"},
+        {"per_sm.l1_fill_bytes_per_clk", K::number, "B/clk", kReq, R::positive,
+         "L2-to-L1 fill bytes one SM can take per clock (gives cache.sm_l2_bandwidth_gbps)"},
+        {"first_touch_dram_latencies", K::number, "x", kReq, R::positive,
+         "first-touch time after an L2 flush in DRAM latencies (gives latency.first_touch_us)"},
     };
     for (const auto& key : gpu_keys()) {
       const bool defaultable = key.path.rfind("efficiency.", 0) == 0 || key.path == "launch.host_eager_us" ||
-                               key.path == "launch.graph_kernel_us";
+                               key.path == "launch.graph_kernel_us" || key.path == "launch.queued_kernel_us" ||
+                               key.path == "host.transfer_latency_us";
       if (defaultable) keys.push_back(key);
     }
     return keys;

@@ -1,0 +1,182 @@
+#include "models/gemm_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "hardware/errors.h"
+#include "models/helper_kernels.h"
+
+namespace gpucast::models {
+namespace {
+
+struct Tile {
+  double tm, tn;
+};
+
+// Tile shapes libraries ship for the tensor-core path. Skinny ones (8..32 along one side) are the
+// GEMV-like kernels cuBLAS picks when m or n is tiny.
+const std::vector<Tile>& tensor_tiles() {
+  static const std::vector<Tile> kTiles{
+      {256, 128}, {128, 256}, {192, 192}, {320, 128}, {128, 320}, {128, 128}, {192, 128}, {128, 192},
+      {128, 64},  {64, 128},  {64, 64},   {64, 256},  {256, 64},  {96, 128},  {128, 96},  {8, 128},
+      {16, 128},  {32, 128},  {8, 256},   {16, 256},  {32, 256},  {64, 8},    {64, 16},   {64, 32},
+      {128, 8},   {128, 16},  {128, 32},  {256, 8},   {256, 16},  {256, 32},  {8, 64},    {16, 64},
+      {32, 64},
+  };
+  return kTiles;
+}
+
+// TF32 kernels come in fewer shapes (4-byte operands fill shared memory twice as fast).
+const std::vector<Tile>& tf32_tiles() {
+  static const std::vector<Tile> kTiles{{256, 128}, {128, 256}, {128, 128}, {128, 64}, {64, 128}, {64, 64}};
+  return kTiles;
+}
+
+// SIMT (FP32/FP64 without tensor cores) tiles of CUTLASS-style kernels.
+const std::vector<Tile>& simt_tiles() {
+  static const std::vector<Tile> kTiles{{256, 128}, {128, 256}, {128, 128}, {128, 64}, {64, 128}, {64, 64}, {32, 128},
+                                        {128, 32}};
+  return kTiles;
+}
+
+double ceil_div(double a, double b) { return std::ceil(a / b); }
+
+// A GEMM kernel's prologue and final drain: setup, the first tile's pipeline fill and the last
+// tile's epilogue, exposed once per kernel (about 1.5 us on Hopper; dev half of the H200 run).
+constexpr double kStartupCycles = 3000;
+
+// K-step depth in elements: one 128-byte row of each operand per pipeline stage.
+double k_step(DataType t) { return std::max(8.0, 128.0 / bytes_per_element(t)); }
+
+Pipe pipe_for(DataType t, const hw::GpuSpec& gpu) {
+  if (t == DataType::fp64) return Pipe::fp64;
+  if (t == DataType::fp32) return Pipe::fp32;
+  (void)gpu.tensor_tflops(t);  // throws when the GPU lacks this data type
+  return Pipe::tensor;
+}
+
+}  // namespace
+
+double gemm_dram_bytes(const GemmShape& g, double tm, double tn, double concurrent, double l2_bytes) {
+  const double e_in = bytes_per_element(g.in);
+  const double a = g.a_unique_bytes > 0 ? g.a_unique_bytes : g.m * g.k * e_in;
+  const double b = g.k * g.n * e_in;
+  const double c = g.m * g.n * bytes_per_element(g.out);
+  const double tiles_m = ceil_div(g.m, tm);
+  const double tiles_n = ceil_div(g.n, tn);
+  const double tiles = tiles_m * tiles_n;
+  // Operands that fit in (most of) the L2 are read from DRAM once.
+  const double usable_l2 = 0.7 * l2_bytes;
+  if (a + b <= usable_l2) return g.batch * (a + b + c);
+  // Otherwise each wave of `concurrent` tiles reads its panels: the wave covers a rectangle of
+  // rows x cols tiles chosen (by rasterization) to minimize the panels it touches.
+  const double w = std::max(1.0, std::min(concurrent, tiles));
+  double best = 1e300;
+  for (double rows = 1; rows <= std::min(tiles_m, w); rows = std::ceil(rows * 1.5)) {
+    const double cols = std::min(tiles_n, std::ceil(w / rows));
+    const double a_frac = std::min(1.0, rows / tiles_m);
+    const double b_frac = std::min(1.0, cols / tiles_n);
+    best = std::min(best, a_frac * a + b_frac * b);
+  }
+  const double waves = std::ceil(tiles / w);
+  const double no_reuse_a = tiles_n * a;  // every column of tiles rereads all of A
+  const double no_reuse_b = tiles_m * b;
+  const double per_batch = std::clamp(waves * best, a + b, no_reuse_a + no_reuse_b);
+  return g.batch * (per_batch + c);
+}
+
+std::vector<PlanOption> gemm_options(const GemmShape& g, const hw::GpuSpec& gpu) {
+  const Pipe pipe = pipe_for(g.in, gpu);
+  const bool tensor = pipe == Pipe::tensor;
+  const double e_in = bytes_per_element(g.in);
+  const double e_out = bytes_per_element(g.out);
+  const double tk = tensor ? k_step(g.in) : 16;
+  const double smem_budget = 0.85 * gpu.sm.shared_memory_kb * 1024;
+  const double l2_bytes = gpu.cache.l2_mb * 1024 * 1024;
+  const int sms = gpu.sm.count;
+  const auto& tiles = !tensor ? simt_tiles() : g.in == DataType::tf32 ? tf32_tiles() : tensor_tiles();
+
+  std::vector<PlanOption> options;
+  for (const Tile& t : tiles) {
+    // Skip tiles far larger than the problem: libraries never pick them.
+    if (t.tm > 2 * std::max(g.m, 8.0) && t.tm > 64) continue;
+    if (t.tn > 2 * std::max(g.n, 8.0) && t.tn > 64) continue;
+    const double tiles_mn = ceil_div(g.m, t.tm) * ceil_div(g.n, t.tn) * g.batch;
+    const double k_steps_total = ceil_div(g.k, tk);
+    for (double split : {1.0, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0}) {
+      if (split > 1 && (k_steps_total / split < 4 || tiles_mn * split > 6.0 * sms)) continue;
+      const double k_per_split = std::ceil(k_steps_total / split) * tk;
+      const double blocks = tiles_mn * split;
+
+      const double stage_bytes = (t.tm + t.tn) * tk * e_in;
+      const double stages = std::clamp(std::floor(smem_budget / stage_bytes), 2.0, 16.0);
+      const double smem = stages * stage_bytes;
+      const double area = t.tm * t.tn;
+
+      KernelPlan k;
+      k.name = std::string(tensor ? "gemm " : "simt gemm ") + std::to_string(int(t.tm)) + "x" +
+               std::to_string(int(t.tn)) + (split > 1 ? " split-k " + std::to_string(int(split)) : "");
+      k.blocks = blocks;
+      k.threads = tensor ? (area >= 128 * 128 ? 384 : 256) : 256;
+      k.registers = tensor ? 168 : 128;
+      k.shared_bytes = smem;
+      k.max_blocks_per_sm = tensor ? 1 : 2;
+      k.pipe = pipe;
+      k.dtype = g.in;
+      const double k_exec = k_per_split * g.k_padding_factor;
+      k.pipe_flops = 2 * t.tm * t.tn * k_exec;
+      // wgmma needs 64 rows per warpgroup: a side narrower than 64 wastes tensor-core issue.
+      const double narrow = std::min(t.tm, t.tn);
+      k.pipe_efficiency = g.efficiency * std::min(1.0, narrow / 64.0);
+      const double out_tile_bytes = t.tm * t.tn * (split > 1 ? 4.0 : e_out);
+      // Large tensor-core tiles run as 2-CTA clusters that multicast the A tile to both CTAs.
+      const double a_share = tensor && area >= 128 * 128 ? 0.5 : 1.0;
+      k.l2_bytes = (a_share * t.tm + t.tn) * k_exec * e_in + out_tile_bytes;
+      const double concurrent = std::min(blocks, double(sms));
+      double dram = gemm_dram_bytes(g, t.tm, t.tn, concurrent / split, l2_bytes);
+      if (split > 1) dram += g.batch * g.m * g.n * 4.0 * split;  // fp32 partials (leave L2 under load)
+      k.dram_bytes = dram / blocks;
+      // The first stages' loads; the epilogue store that the next tile cannot hide; and, once per
+      // kernel, the prologue (tensor-map fetch, barrier setup) and the last tile's drain.
+      k.dram_rounds = 1;
+      k.fixed_cycles = 600 + 0.5 * out_tile_bytes / 64.0;
+      k.startup_cycles = kStartupCycles;
+
+      PlanOption option;
+      option.name = k.name;
+      if (split > 1) option.kernels.push_back(memset_kernel(gpu));
+      option.kernels.push_back(k);
+      if (split > 1) {
+        const double elements = g.batch * g.m * g.n;
+        option.kernels.push_back(
+            streaming_kernel("split-k reduce", elements, elements * 4.0 * split, elements * e_out, 4.0 * split, gpu));
+      }
+      options.push_back(std::move(option));
+    }
+  }
+  // Matrix-vector shapes: libraries switch to a GEMV kernel that streams the matrix once.
+  if (!tensor && std::min(g.m, g.n) <= 4) {
+    const double rows = std::max(g.m, g.n);
+    const double matrix = rows * g.k * e_in * g.batch;
+    KernelPlan k = streaming_kernel("gemv", rows * g.k * g.batch, matrix + std::min(g.m, g.n) * g.k * e_in,
+                                    std::min(g.m, g.n) * rows * e_out * g.batch, 2 * std::min(g.m, g.n), gpu);
+    k.startup_cycles = kStartupCycles / 2;
+    options.push_back(PlanOption{"gemv", {k}, 0});
+  }
+  if (options.empty()) throw UnsupportedError("no GEMM configuration fits this GPU");
+  return options;
+}
+
+std::vector<PlanOption> GemmModel::plan(const wl::Op& op, const hw::GpuSpec& gpu) const {
+  const auto& g = std::get<wl::GemmOp>(op);
+  GemmShape shape;
+  shape.m = static_cast<double>(g.m);
+  shape.n = static_cast<double>(g.n);
+  shape.k = static_cast<double>(g.k);
+  shape.batch = static_cast<double>(g.batch);
+  shape.in = g.dtype;
+  shape.out = g.out_dtype;
+  return gemm_options(shape, gpu);
+}
+
+}  // namespace gpucast::models

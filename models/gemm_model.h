@@ -1,0 +1,36 @@
+#pragma once
+// GEMM as cuBLAS-class libraries run it: output tiles on thread blocks, a K loop fed through L2,
+// split-K for skinny shapes, wave quantization across SMs. Convolution reuses it as implicit GEMM.
+#include <string>
+#include <vector>
+
+#include "models/op_model.h"
+
+namespace gpucast::models {
+
+struct GemmShape {
+  double m = 0, n = 0, k = 0, batch = 1;
+  DataType in = DataType::bf16;
+  DataType out = DataType::bf16;
+  // Executed over useful K: implicit GEMM walks filter taps whose few channels are padded to the
+  // tile's K step (a 3-channel image conv executes ~20x its useful FLOPs). 1 for a plain GEMM.
+  double k_padding_factor = 1;
+  // Extra DRAM bytes the operand A really needs beyond m*k (implicit GEMM reads activations once,
+  // not r*s times): when > 0 it replaces m*k*bytes in the reuse model.
+  double a_unique_bytes = 0;
+  double efficiency = 1;  // library-path factor on the tensor rate (implicit GEMM address math)
+};
+
+// Bytes a tiled GEMM moves through DRAM when `concurrent` tiles of tm x tn run at once and share
+// operand panels through an L2 of `l2_bytes`. At least every operand once; at most no reuse.
+[[nodiscard]] double gemm_dram_bytes(const GemmShape& g, double tm, double tn, double concurrent, double l2_bytes);
+
+// Every tile / split-K configuration worth trying for `g` on `gpu`.
+[[nodiscard]] std::vector<PlanOption> gemm_options(const GemmShape& g, const hw::GpuSpec& gpu);
+
+class GemmModel final : public OpModel {
+ public:
+  [[nodiscard]] std::vector<PlanOption> plan(const wl::Op& op, const hw::GpuSpec& gpu) const override;
+};
+
+}  // namespace gpucast::models

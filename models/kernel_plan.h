@@ -1,0 +1,65 @@
+#pragma once
+// A kernel as the simulator sees it: a grid of alike thread blocks, each block's resources and
+// work. Op models build these; sim/ turns them into time. Units: bytes, FLOPs, SM cycles.
+#include <string>
+#include <vector>
+
+#include "hardware/dtype.h"
+
+namespace gpucast::models {
+
+// The execution unit that does a block's main arithmetic.
+enum class Pipe {
+  none,
+  tensor,    // warpgroup / library tensor-core path (wgmma on Hopper): compute.tensor_tflops x efficiency
+  mma_sync,  // warp-level mma.sync path: tensor rate x efficiency.mma_sync
+  fp32,      // SIMT FP32 FMA: compute.fp32_tflops x efficiency.fp32
+  fp64,      // compute.fp64_tflops x efficiency.fp64
+};
+
+struct KernelPlan {
+  std::string name;  // what runs, e.g. "gemm 128x256 k64 (1 CTA/SM)"
+
+  // Grid and per-block resources: they set occupancy (blocks resident per SM).
+  double blocks = 1;
+  int threads = 128;
+  int registers = 32;          // per thread
+  double shared_bytes = 0;     // per block
+  int max_blocks_per_sm = 0;   // kernel's own cap (persistent kernels: 1); 0 = hardware limits only
+
+  // Arithmetic per block.
+  Pipe pipe = Pipe::none;
+  DataType dtype = DataType::fp32;  // for Pipe::tensor / mma_sync
+  double pipe_flops = 0;            // FLOPs on `pipe`
+  double pipe_efficiency = 1;       // extra factor on the pipe's sustained rate (small tiles, masking)
+  double simt_instructions = 0;     // lane-instructions on the SIMT cores (128 lanes per SM per clock)
+  double sfu_ops = 0;               // special-function results (exp, rsqrt)
+  double overlap = 1;               // 1: pipe and SIMT/SFU work overlap; 0: they serialize
+
+  // Memory per block.
+  double dram_bytes = 0;       // DRAM traffic after L2 reuse (reads + writes)
+  double dram_write_bytes = 0; // the part of dram_bytes that is stores (they need no bytes in flight)
+  double l2_bytes = 0;         // L2-to-SM traffic (includes what DRAM supplies)
+  double bytes_in_flight = 0;  // DRAM read bytes a block keeps outstanding; 0: enough to saturate
+                               // (deep copy-engine / TMA pipelines)
+
+  // Dependent latency of one block, beyond what the throughput terms cover.
+  double dram_rounds = 0;   // dependent DRAM round trips (a load that must wait for the previous)
+  double l2_rounds = 0;     // dependent L2 round trips
+  double fixed_cycles = 0;    // serial per-block overhead: syncs, reductions
+  double startup_cycles = 0;  // once per kernel, before and after the waves: a persistent kernel's
+                              // prologue (descriptor fetch, barrier init) and final epilogue drain
+
+  // Time outside the blocks' work (e.g. a host link transfer), microseconds.
+  double extra_us = 0;
+  bool reads_dram = true;  // pays the first-touch latency after an L2 flush
+};
+
+// One way a library may run an op: kernels launched back to back on one stream.
+struct PlanOption {
+  std::string name;
+  std::vector<KernelPlan> kernels;
+  double host_us = 0;  // host-side library time per call beyond an ordinary launch (e.g. graph lookups)
+};
+
+}  // namespace gpucast::models

@@ -1,0 +1,34 @@
+#pragma once
+// Times one kernel by waves of thread blocks: blocks resident per SM from threads, registers and
+// shared memory; full waves plus a tail wave; each wave bounded by compute (the SM's pipes shared
+// by its resident blocks), DRAM and L2 (whole-GPU and per-SM ceilings) or the blocks' dependent
+// latency chain. Cost is O(1) in the number of blocks.
+#include <string>
+
+#include "models/kernel_plan.h"
+#include "sim/gpu_rates.h"
+
+namespace gpucast::sim {
+
+enum class Bound { compute, memory, latency, launch };
+[[nodiscard]] std::string_view bound_name(Bound b);
+
+struct KernelTiming {
+  std::string name;
+  Microseconds exec_us = 0;      // the blocks' execution, no launch overhead
+  double waves = 0;              // blocks / (resident blocks per SM x SMs), fractional
+  int blocks_per_sm = 0;
+  Microseconds compute_us = 0;   // time in waves where arithmetic was the longest term
+  Microseconds memory_us = 0;    // ... where DRAM or L2 traffic was
+  Microseconds latency_us = 0;   // ... where the dependent latency chain was
+  double dram_bytes = 0;
+  double flops = 0;              // on the kernel's main pipe, as executed (padding included)
+  [[nodiscard]] Bound bound() const;
+};
+
+// Resident blocks per SM; throws UnsupportedError when one block does not fit.
+[[nodiscard]] int blocks_per_sm(const models::KernelPlan& k, const hw::GpuSpec& gpu);
+
+[[nodiscard]] KernelTiming time_kernel(const models::KernelPlan& k, const GpuRates& rates, const hw::GpuSpec& gpu);
+
+}  // namespace gpucast::sim

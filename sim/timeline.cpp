@@ -1,0 +1,140 @@
+#include "sim/timeline.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <queue>
+
+namespace gpucast::sim {
+namespace {
+
+enum class EventKind { startable, activate, complete };
+
+struct Event {
+  Microseconds time;
+  EventKind kind;
+  size_t kernel;
+  bool operator>(const Event& o) const { return time > o.time; }
+};
+
+struct Active {
+  size_t kernel;
+  double remaining_us;  // standalone execution time still to run
+  double sm_share;      // fraction of the SMs it occupies alone
+  double dram_share;    // fraction of DRAM bandwidth it uses alone
+};
+
+}  // namespace
+
+Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops, const GpuRates& rates,
+                  const LaunchCosts& costs) {
+  const size_t n = w.size();
+  Timeline out;
+  out.kernels.resize(n);
+  const bool graph = w.launch() == wl::LaunchMode::graph;
+
+  // Host issue times: eager issues one op after another; a graph replay issues all at once.
+  Microseconds host = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (!graph) host += costs.host_per_kernel + ops[i]->host_us;
+    out.kernels[i].issue_us = graph ? costs.host_per_kernel : host;
+  }
+  out.host_us = graph ? costs.host_per_kernel : host;
+
+  std::vector<size_t> waiting(n);
+  std::vector<std::vector<size_t>> successors(n);
+  std::vector<Microseconds> deps_done(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    waiting[i] = w.predecessors(i).size();
+    for (size_t p : w.predecessors(i)) successors[p].push_back(i);
+  }
+
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> events;
+  for (size_t i = 0; i < n; ++i)
+    if (waiting[i] == 0) events.push({out.kernels[i].issue_us, EventKind::startable, i});
+
+  std::vector<Active> active;
+  Microseconds now = 0;
+  auto slowdown = [&] {
+    double sm = 0, dram = 0;
+    for (const auto& a : active) {
+      sm += a.sm_share;
+      dram += a.dram_share;
+    }
+    return std::max({1.0, sm, dram});
+  };
+
+  bool first = true;
+  while (!events.empty() || !active.empty()) {
+    // Next completion among running kernels at the current shared rate.
+    const double factor = slowdown();
+    Microseconds next_done = std::numeric_limits<double>::infinity();
+    size_t done_index = 0;
+    for (size_t a = 0; a < active.size(); ++a) {
+      const Microseconds t = now + active[a].remaining_us * factor;
+      if (t < next_done) {
+        next_done = t;
+        done_index = a;
+      }
+    }
+    const bool take_event = !events.empty() && events.top().time <= next_done;
+    const Microseconds t_next = take_event ? events.top().time : next_done;
+    for (auto& a : active) a.remaining_us -= (t_next - now) / factor;
+    now = t_next;
+
+    if (!take_event) {
+      const size_t k = active[done_index].kernel;
+      active.erase(active.begin() + static_cast<long>(done_index));
+      out.kernels[k].end_us = now;
+      for (size_t s : successors[k]) {
+        deps_done[s] = std::max(deps_done[s], now);
+        if (--waiting[s] == 0) events.push({std::max(now, out.kernels[s].issue_us), EventKind::startable, s});
+      }
+      continue;
+    }
+    const Event e = events.top();
+    events.pop();
+    const size_t k = e.kernel;
+    const OpTiming& op = *ops[k];
+    if (e.kind == EventKind::startable) {
+      auto& s = out.kernels[k];
+      s.start_us = now;
+      s.waited_for_host = !graph && s.issue_us >= deps_done[k];
+      const double internal_gaps = double(op.kernels.size() > 0 ? op.kernels.size() - 1 : 0);
+      Microseconds overhead = graph ? costs.graph_per_kernel * (1 + internal_gaps)
+                                    : (s.waited_for_host ? costs.cold_launch : costs.queued) + costs.queued * internal_gaps;
+      if (first) overhead += costs.first_touch;
+      first = false;
+      events.push({now + overhead, EventKind::activate, k});
+    } else {
+      double sm_share = 0;
+      for (const auto& kt : op.kernels) sm_share = std::max(sm_share, std::min(1.0, kt.waves));
+      const double dram_share = op.exec_us > 0 ? op.dram_bytes / op.exec_us / rates.dram : 0;
+      if (op.exec_us <= 0) {
+        out.kernels[k].end_us = now;
+        for (size_t s : successors[k]) {
+          deps_done[s] = std::max(deps_done[s], now);
+          if (--waiting[s] == 0) events.push({std::max(now, out.kernels[s].issue_us), EventKind::startable, s});
+        }
+      } else {
+        active.push_back({k, op.exec_us, sm_share, std::min(1.0, dram_share)});
+      }
+    }
+  }
+  // Busy time: the union of the kernels' [start, end] intervals.
+  std::vector<std::pair<Microseconds, Microseconds>> spans;
+  spans.reserve(n);
+  for (const auto& s : out.kernels) {
+    out.total_us = std::max(out.total_us, s.end_us);
+    spans.emplace_back(s.start_us, s.end_us);
+  }
+  std::sort(spans.begin(), spans.end());
+  Microseconds covered_until = 0;
+  for (const auto& [begin, end] : spans) {
+    out.gpu_busy_us += std::max(0.0, end - std::max(begin, covered_until));
+    covered_until = std::max(covered_until, end);
+  }
+  return out;
+}
+
+}  // namespace gpucast::sim

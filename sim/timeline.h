@@ -1,0 +1,40 @@
+#pragma once
+// Schedules a workload's kernels in time: the host issues them in file order (eager: one host
+// launch cost each; graph: one replay), each stream runs its kernels in order, dependencies wait,
+// and kernels on different streams that overlap share the SMs and DRAM bandwidth (each slows by
+// the oversubscription of the busier resource).
+#include <vector>
+
+#include "sim/op_predictor.h"
+#include "workloads/workload.h"
+
+namespace gpucast::sim {
+
+struct ScheduledKernel {
+  Microseconds issue_us = 0;  // when the host has issued it
+  Microseconds start_us = 0;  // when the GPU begins it (launch overhead included from here)
+  Microseconds end_us = 0;
+  bool waited_for_host = false;  // its launch could not be hidden behind earlier GPU work
+};
+
+struct Timeline {
+  std::vector<ScheduledKernel> kernels;  // workload order
+  Microseconds total_us = 0;             // makespan
+  Microseconds gpu_busy_us = 0;          // union of kernel intervals
+  Microseconds host_us = 0;              // when the host issued the last kernel
+  [[nodiscard]] Microseconds gpu_idle_us() const { return total_us - gpu_busy_us; }
+};
+
+struct LaunchCosts {
+  Microseconds host_per_kernel = 0;  // eager: host time to issue one op
+  Microseconds cold_launch = 0;      // GPU-side when the kernel was waiting for the host
+  Microseconds queued = 0;           // GPU-side when queued behind earlier work
+  Microseconds graph_per_kernel = 0; // GPU-side inside a graph replay
+  Microseconds first_touch = 0;      // the first kernel starts from a flushed L2
+};
+
+// `ops[i]` is the standalone prediction of kernel i.
+[[nodiscard]] Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops,
+                                const GpuRates& rates, const LaunchCosts& costs);
+
+}  // namespace gpucast::sim
