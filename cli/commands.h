@@ -10,5 +10,7 @@ namespace gpucast::cli {
 void add_hw_command(CLI::App& app, AppContext& ctx);
 void add_validate_command(CLI::App& app, AppContext& ctx);
 void add_explain_command(CLI::App& app, AppContext& ctx);
+void add_predict_command(CLI::App& app, AppContext& ctx);
+void add_bench_command(CLI::App& app, AppContext& ctx);
 
 }  // namespace gpucast::cli

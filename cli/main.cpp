@@ -14,8 +14,10 @@ int main(int argc, char** argv) {
   try {
     auto ctx = gpucast::cli::AppContext::from_environment();
     gpucast::cli::add_hw_command(app, ctx);
+    gpucast::cli::add_predict_command(app, ctx);
     gpucast::cli::add_validate_command(app, ctx);
     gpucast::cli::add_explain_command(app, ctx);
+    gpucast::cli::add_bench_command(app, ctx);
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -1,0 +1,18 @@
+#pragma once
+// A workload prediction as a table (one row per kernel, then totals and time by op family), as
+// JSON (documented schema, docs/report-formats.md), as CSV and as Markdown.
+#include "reports/json.h"
+#include "reports/table.h"
+#include "sim/simulator.h"
+
+namespace gpucast::reports {
+
+[[nodiscard]] Table kernel_table(const sim::Prediction& p);
+[[nodiscard]] Table op_summary_table(const sim::Prediction& p);
+[[nodiscard]] Json prediction_json(const sim::Prediction& p);
+// Kernel rows with stable column names for scripts.
+[[nodiscard]] Table kernel_csv_table(const sim::Prediction& p);
+// The headline: total time, GPU busy and idle, achieved rates.
+[[nodiscard]] std::string prediction_summary(const sim::Prediction& p);
+
+}  // namespace gpucast::reports
