@@ -12,5 +12,6 @@ void add_validate_command(CLI::App& app, AppContext& ctx);
 void add_explain_command(CLI::App& app, AppContext& ctx);
 void add_predict_command(CLI::App& app, AppContext& ctx);
 void add_bench_command(CLI::App& app, AppContext& ctx);
+void add_calibrate_command(CLI::App& app, AppContext& ctx);
 
 }  // namespace gpucast::cli

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
     gpucast::cli::add_validate_command(app, ctx);
     gpucast::cli::add_explain_command(app, ctx);
     gpucast::cli::add_bench_command(app, ctx);
+    gpucast::cli::add_calibrate_command(app, ctx);
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -1,8 +1,11 @@
 // `gpucast validate`: predicted against measured kernels, per op family.
 #include <memory>
 
+#include <ctime>
+
 #include "calibration/validation_output.h"
 #include "cli/commands.h"
+#include "cli/subprocess.h"
 
 namespace gpucast::cli {
 namespace {
@@ -10,6 +13,9 @@ struct ValidateOptions {
   std::string gpu;
   std::vector<std::string> sets;
   std::string offline;
+  std::string save;
+  std::string families;
+  bool quick = false;
   std::string split;
   std::string format = "table";
   std::string output;
@@ -24,6 +30,9 @@ void add_validate_command(CLI::App& app, AppContext& ctx) {
   cmd->add_option("--gpu", opts->gpu, "hardware description to predict with (catalog id or .toml)")->required();
   cmd->add_option("--set", opts->sets, "override a hardware key: key.path=value (repeatable)");
   cmd->add_option("--offline", opts->offline, "re-predict a stored measurement file instead of measuring");
+  cmd->add_option("--save", opts->save, "where to store the measurements (default validation/<gpu>/kernels-<date>.json)");
+  cmd->add_option("--families", opts->families, "measure only these op families (comma separated)");
+  cmd->add_flag("--quick", opts->quick, "shorter timing windows when measuring");
   cmd->add_option("--split", opts->split, "only the dev or the test half of the cases")
       ->check(CLI::IsMember({"dev", "test"}));
   cmd->add_option("--format", opts->format, "table | json | csv | markdown")->check(CLI::IsMember(format_choices()));
@@ -31,10 +40,28 @@ void add_validate_command(CLI::App& app, AppContext& ctx) {
   cmd->add_flag("--cases", opts->all_cases, "list every case (table, csv and markdown output)");
   cmd->add_option("-o,--output", opts->output, "write to this file instead of stdout");
   cmd->callback([opts, &ctx] {
-    if (opts->offline.empty())
-      throw UsageError("live validation needs a GPU machine: run calibration/run_on_device.sh there, or give --offline FILE");
     const auto gpu = ctx.catalog.load(opts->gpu, hw::parse_overrides(opts->sets));
-    const auto report = calib::validate_offline(opts->offline, gpu, opts->split);
+    std::string measurements = opts->offline;
+    if (measurements.empty()) {
+      // Measure here: the suite times real PyTorch kernels on this machine's GPU.
+      const std::time_t now = std::time(nullptr);
+      char date[16];
+      std::strftime(date, sizeof date, "%Y%m%d", std::gmtime(&now));
+      const auto dir = ctx.data_dir / "validation" / std::filesystem::path(gpu.id).filename();
+      measurements = opts->save.empty() ? (dir / ("kernels-" + std::string(date) + ".json")).string() : opts->save;
+      std::filesystem::create_directories(std::filesystem::path(measurements).parent_path());
+      const auto suite = ctx.data_dir / "calibration" / "validation" / "suite.py";
+      std::string command = "PYTHONUNBUFFERED=1 python3 " + shell_quote(suite.string()) + " --out " + shell_quote(measurements);
+      if (!opts->families.empty()) command += " --families " + shell_quote(opts->families);
+      if (opts->quick) command += " --quick";
+      Progress progress("Timing validation kernels on this GPU (PyTorch, do_bench semantics) -> " + measurements);
+      const int rc = run_streaming(command, [&](const std::string& l) { progress.line(l); });
+      progress.finish();
+      if (rc != 0)
+        throw Error("the validation suite failed (exit " + std::to_string(rc) + "); it needs a CUDA GPU with PyTorch and "
+                    "Triton. Its output:\n" + progress.tail());
+    }
+    const auto report = calib::validate_offline(measurements, gpu, opts->split);
     std::string text;
     if (opts->format == "json") {
       text = calib::validation_json(report).dump(2) + "\n";

@@ -229,6 +229,7 @@ GpuSpec build_spec(const std::string& id, const std::string& origin, const FlatT
   s.launch.host_eager_us = number(values, "launch.host_eager_us");
   s.launch.graph_kernel_us = number(values, "launch.graph_kernel_us");
   s.launch.queued_kernel_us = number(values, "launch.queued_kernel_us");
+  s.launch.blocks_per_us = number(values, "launch.blocks_per_us");
   s.pcie_gbps = number(values, "host.pcie_gbps");
   s.host_transfer_latency_us = number(values, "host.transfer_latency_us");
   s.nvlink_gbps = number(values, "interconnect.nvlink_gbps");

@@ -56,6 +56,7 @@ struct LaunchSpec {
   double host_eager_us = 0;    // host CPU time per kernel in eager mode
   double graph_kernel_us = 0;   // GPU-side per kernel in a CUDA graph replay
   double queued_kernel_us = 0;  // GPU-side per further kernel queued back to back
+  double blocks_per_us = 0;     // thread blocks started per microsecond, whole GPU
 };
 
 struct PowerSpec {

@@ -68,6 +68,8 @@ const std::vector<KeyDef>& gpu_keys() {
        "GPU-side cost of one kernel launch: an empty kernel timed with events, launches queued"},
       {"launch.host_eager_us", K::number, "us", kOpt, R::positive,
        "host time to issue one kernel from an eager framework (default from architecture file)"},
+      {"launch.blocks_per_us", K::number, "blocks/us", kOpt, R::positive,
+       "thread blocks the GPU's work distributor starts per microsecond (default from architecture file)"},
       {"launch.queued_kernel_us", K::number, "us", kOpt, R::positive,
        "GPU-side cost of each further kernel queued back to back on a stream (default from architecture file)"},
       {"launch.graph_kernel_us", K::number, "us", kOpt, R::positive,
@@ -108,7 +110,14 @@ const std::vector<KeyDef>& gpu_keys() {
       {"efficiency.pcie", K::number, "fraction", kOpt, R::fraction,
        "share of host.pcie_gbps a pinned host<->device copy sustains"},
       {"efficiency.memory_parallelism", K::number, "fraction", kOpt, R::fraction,
-       "share of a block's outstanding loads that overlap in practice (Little's-law concurrency)"},
+       "pointer-chase latency over the latency that sets how many bytes must be in flight to stream"},
+
+      {"calibration.gpu", K::string, "", kOpt, R::none, "the GPU a calibrated profile was measured on"},
+      {"calibration.date", K::string, "", kOpt, R::none, "when it was measured"},
+      {"calibration.driver", K::string, "", kOpt, R::none, "driver version at measurement"},
+      {"calibration.cuda", K::string, "", kOpt, R::none, "CUDA runtime version at measurement"},
+      {"calibration.measurements", K::string, "", kOpt, R::none, "the raw microbenchmark file the fit used"},
+      {"calibration.fit", K::string, "", kOpt, R::none, "fit quality: residual of each least-squares fit"},
   };
   return kKeys;
 }
@@ -173,6 +182,7 @@ const std::vector<KeyDef>& architecture_keys() {
     for (const auto& key : gpu_keys()) {
       const bool defaultable = key.path.rfind("efficiency.", 0) == 0 || key.path == "launch.host_eager_us" ||
                                key.path == "launch.graph_kernel_us" || key.path == "launch.queued_kernel_us" ||
+                               key.path == "launch.blocks_per_us" ||
                                key.path == "host.transfer_latency_us";
       if (defaultable) keys.push_back(key);
     }

@@ -21,6 +21,7 @@ GpuRates GpuRates::from(const hw::GpuSpec& g) {
   r.launch = g.launch.kernel_us;
   r.queued = g.launch.queued_kernel_us;
   r.flush = 256.0 * 1024 * 1024 / r.dram;
+  r.blocks_per_us = g.launch.blocks_per_us;
   r.simt_lanes_per_us = 128.0 * r.clock_mhz;
   r.sfu_per_us = g.compute.sfu_tops * 1e6 / r.sms * g.efficiency.sfu;
   r.fp32_per_us = g.compute.fp32_tflops * 1e6 / r.sms * g.efficiency.fp32;

@@ -25,6 +25,7 @@ struct GpuRates {
   Microseconds launch = 0;      // first kernel of an op, do_bench semantics
   Microseconds queued = 0;      // each further kernel queued behind it
   Microseconds flush = 0;       // do_bench's 256 MB L2 flush: host work shorter than this is hidden
+  double blocks_per_us = 0;     // GPU-wide thread block dispatch rate
   double simt_lanes_per_us = 0; // SIMT lane-instructions per SM per microsecond
   double sfu_per_us = 0;        // per SM
   double fp32_per_us = 0;       // FLOPs per SM per microsecond, sustained

@@ -81,7 +81,8 @@ WaveTerms wave(double b, const models::KernelPlan& k, const GpuRates& r, double 
   t.memory = std::max(dram, l2);
   // Dependent round trips wait the loaded latency: what is in flight over what drains per us.
   const double loaded_latency = in_flight > 0 ? std::max(r.dram_latency, in_flight / bandwidth) : r.dram_latency;
-  t.latency = k.dram_rounds * loaded_latency + k.l2_rounds * r.l2_round + fixed_us;
+  // A wave cannot end before its last block has been started and has run its dependent chain.
+  t.latency = b / r.blocks_per_us + k.dram_rounds * loaded_latency + k.l2_rounds * r.l2_round + fixed_us;
   return t;
 }
 

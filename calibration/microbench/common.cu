@@ -1,6 +1,12 @@
 #include "common.cuh"
 
 #include <cmath>
+#include <type_traits>
+#include <cstring>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 namespace mb {
 
@@ -61,6 +67,47 @@ __global__ void fill_kernel(uint32_t* data, size_t words, uint32_t seed) {
   }
 }
 }  // namespace
+
+namespace {
+__device__ float normal_at(size_t i, uint32_t seed) {
+  auto hash = [](uint32_t x) {
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+  };
+  const uint32_t a = hash(static_cast<uint32_t>(i) * 2u + 1u + seed * 0x9e3779b9u);
+  const uint32_t b = hash(static_cast<uint32_t>(i) * 2u + 2u + seed * 0x85ebca6bu);
+  const float u1 = (a + 1.0f) * 2.3283064e-10f;  // (0, 1]
+  const float u2 = b * 2.3283064e-10f;
+  return sqrtf(-2.0f * logf(u1)) * cospif(2.0f * u2);  // Box-Muller
+}
+
+template <typename T>
+__global__ void normal_kernel(T* data, size_t count, uint32_t seed) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count; i += size_t(gridDim.x) * blockDim.x) {
+    const float v = normal_at(i, seed);
+    if constexpr (std::is_same_v<T, int8_t>) {
+      data[i] = static_cast<int8_t>(fmaxf(-127.f, fminf(127.f, rintf(v * 32.f))));
+    } else {
+      data[i] = static_cast<T>(v);
+    }
+  }
+}
+}  // namespace
+
+void fill_normal(void* data, size_t count, const char* type, uint32_t seed, cudaStream_t stream) {
+  const dim3 grid(1024), block(256);
+  if (!std::strcmp(type, "fp32")) normal_kernel<float><<<grid, block, 0, stream>>>(static_cast<float*>(data), count, seed);
+  else if (!std::strcmp(type, "fp64")) normal_kernel<double><<<grid, block, 0, stream>>>(static_cast<double*>(data), count, seed);
+  else if (!std::strcmp(type, "fp16")) normal_kernel<__half><<<grid, block, 0, stream>>>(static_cast<__half*>(data), count, seed);
+  else if (!std::strcmp(type, "bf16")) normal_kernel<__nv_bfloat16><<<grid, block, 0, stream>>>(static_cast<__nv_bfloat16*>(data), count, seed);
+  else if (!std::strcmp(type, "fp8")) normal_kernel<__nv_fp8_e4m3><<<grid, block, 0, stream>>>(static_cast<__nv_fp8_e4m3*>(data), count, seed);
+  else normal_kernel<int8_t><<<grid, block, 0, stream>>>(static_cast<int8_t*>(data), count, seed);
+  CUDA_CHECK_LAUNCH();
+}
 
 void fill_random_bytes(void* data, size_t bytes, uint32_t seed, cudaStream_t stream) {
   fill_kernel<<<1024, 256, 0, stream>>>(static_cast<uint32_t*>(data), bytes / 4, seed);

@@ -67,6 +67,11 @@ double median(std::vector<double> v);
 // faster than real data).
 void fill_random_bytes(void* data, size_t bytes, uint32_t seed, cudaStream_t stream);
 
+// Fills `count` elements of a GEMM operand type with normally distributed values (what
+// torch.randn gives), so that tensor cores toggle as many bits, and draw as much power, as on real
+// data. `type`: "fp32", "fp16", "bf16", "fp8", "int8", "fp64".
+void fill_normal(void* data, size_t count, const char* type, uint32_t seed, cudaStream_t stream);
+
 // Benchmarks; each emits records into ctx.out.
 void run_dram(const Context& ctx);
 void run_inflight(const Context& ctx);
@@ -77,6 +82,8 @@ void run_compute(const Context& ctx);
 void run_mma(const Context& ctx);
 void run_gemm(const Context& ctx);
 void run_launch(const Context& ctx);
+void run_dispatch(const Context& ctx);
+void run_first_touch(const Context& ctx);
 void run_pcie(const Context& ctx);
 
 }  // namespace mb

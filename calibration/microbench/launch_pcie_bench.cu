@@ -10,6 +10,13 @@ namespace {
 
 __global__ void empty_kernel() {}
 
+// One thread loads `lines` cache lines one after another and writes one value back.
+__global__ void touch_kernel(const unsigned* data, int lines, unsigned* out) {
+  unsigned j = 0;
+  for (int i = 0; i < lines; ++i) j += __ldcg(data + (size_t(i) * 32 + j % 2));
+  out[0] = j;
+}
+
 // Keeps the GPU busy for `cycles` so that launches queue up behind it, as in triton's do_bench
 // where the L2 flush runs ahead of the timed kernel.
 __global__ void spin_kernel(long long cycles) {
@@ -86,6 +93,38 @@ void run_launch(const Context& ctx) {
   }
   CUDA_CHECK(cudaEventDestroy(start));
   CUDA_CHECK(cudaEventDestroy(stop));
+}
+
+void run_dispatch(const Context& ctx) {
+  // Empty 128-thread blocks: beyond a few waves the time grows with the GPU's block dispatch rate.
+  for (int blocks : {1024, 4096, 16384, 65536, 262144, 1048576}) {
+    const double t = time_us(ctx, [&] { empty_kernel<<<blocks, 128, 0, ctx.stream>>>(); }, ctx.quick ? 5 : 20, false);
+    ctx.emit(Record{"dispatch_blocks"}.set("blocks", blocks).set("threads", 128).set("time_us", t));
+  }
+}
+
+void run_first_touch(const Context& ctx) {
+  // do_bench semantics: after the 256 MB flush, a tiny kernel's first loads miss L2 and the TLB.
+  // The difference to an empty kernel timed the same way is the first-touch cost.
+  unsigned* data = nullptr;
+  unsigned* out = nullptr;
+  const size_t bytes = size_t(64) << 20;
+  CUDA_CHECK(cudaMalloc(&data, bytes));
+  CUDA_CHECK(cudaMalloc(&out, 64));
+  fill_random_bytes(data, bytes, 7, ctx.stream);
+  const int reps = ctx.quick ? 20 : 100;
+  const double empty = time_us(ctx, [&] { empty_kernel<<<1, 32, 0, ctx.stream>>>(); }, reps, true);
+  for (int lines : {1, 4, 16}) {
+    const double cold = time_us(ctx, [&] { touch_kernel<<<1, 1, 0, ctx.stream>>>(data, lines, out); }, reps, true);
+    const double warm = time_us(ctx, [&] { touch_kernel<<<1, 1, 0, ctx.stream>>>(data, lines, out); }, reps, false);
+    ctx.emit(Record{"first_touch"}
+                 .set("lines", lines)
+                 .set("empty_us", empty)
+                 .set("cold_us", cold)
+                 .set("warm_us", warm));
+  }
+  CUDA_CHECK(cudaFree(data));
+  CUDA_CHECK(cudaFree(out));
 }
 
 void run_pcie(const Context& ctx) {

@@ -6,6 +6,23 @@
 namespace mb {
 namespace {
 
+// Reads the same `n` vectors `passes` times inside one kernel: an L2-resident working set streams
+// at the L2's rate with a single launch.
+__global__ void reread_kernel(const float4* __restrict__ in, size_t n, int passes, float* sink) {
+  float acc = 0.f;
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  for (int p = 0; p < passes; ++p) {
+    size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    for (; i + 3 * stride < n; i += 4 * stride) {
+      const float4 a = __ldcg(in + i), b = __ldcg(in + i + stride), c = __ldcg(in + i + 2 * stride),
+                   d = __ldcg(in + i + 3 * stride);
+      acc += a.x + b.y + c.z + d.w;
+    }
+    for (; i < n; i += stride) acc += __ldcg(in + i).x;
+  }
+  if (acc == -1.2345f) sink[0] = acc;
+}
+
 template <int ILP>
 __global__ void read_kernel(const float4* __restrict__ in, size_t n, float* sink) {
   float acc = 0.f;
@@ -133,12 +150,10 @@ void run_l2(const Context& ctx) {
                     192.0, 256.0}) {
     const size_t bytes = static_cast<size_t>(mb * (1 << 20));
     const size_t n = bytes / 16;
-    const int passes = std::max(1, static_cast<int>((size_t(1) << 30) / bytes));
-    auto run = [&] {
-      for (int p = 0; p < passes; ++p) launch_read(4, blocks, threads, a, n, sink, ctx.stream);
-    };
-    run();  // warm the L2 with the working set
-    const double t = time_us(ctx, run, ctx.quick ? 2 : 3, false, 0);
+    const int passes = std::max(2, static_cast<int>((size_t(2) << 30) / bytes));
+    // ld.global.cg bypasses L1, so every pass after the first is served by L2 (or DRAM past the knee).
+    auto run = [&] { reread_kernel<<<blocks, threads, 0, ctx.stream>>>(a, n, passes, sink); };
+    const double t = time_us(ctx, run, ctx.quick ? 2 : 3, false, 1);
     ctx.emit(Record{"l2_read"}
                  .set("working_set_bytes", bytes)
                  .set("passes", passes)

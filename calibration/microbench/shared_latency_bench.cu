@@ -163,7 +163,9 @@ void run_latency(const Context& ctx) {
     shared_chase_kernel<<<1, 1, 0, ctx.stream>>>(20000, sink, out);
     CUDA_CHECK_LAUNCH();
     unsigned long long c = 0;
-    CUDA_CHECK(cudaMemcpy(&c, out, sizeof c, cudaMemcpyDeviceToHost));
+    // The kernel runs on a non-blocking stream: wait for it before reading its result.
+    CUDA_CHECK(cudaMemcpyAsync(&c, out, sizeof c, cudaMemcpyDeviceToHost, ctx.stream));
+    CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
     shared_cycles.push_back(double(c) / 20000);
   }
   ctx.emit(Record{"latency_shared"}.set("cycles", median(shared_cycles)));

@@ -1,0 +1,419 @@
+#include "calibration/fit.h"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "hardware/errors.h"
+#include "reports/units.h"
+
+namespace gpucast::calib {
+using reports::Json;
+
+std::optional<double> CalibrationResult::value(const std::string& key) const {
+  for (const auto& v : values)
+    if (v.key == key) return v.value;
+  return std::nullopt;
+}
+
+LineFit fit_line(const std::vector<double>& x, const std::vector<double>& y) {
+  if (x.size() != y.size() || x.size() < 2) throw Error("a line fit needs at least two points");
+  const auto n = static_cast<Eigen::Index>(x.size());
+  Eigen::MatrixXd a(n, 2);
+  Eigen::VectorXd b(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    a(i, 0) = 1.0;
+    a(i, 1) = x[static_cast<size_t>(i)];
+    b(i) = y[static_cast<size_t>(i)];
+  }
+  const Eigen::VectorXd coef = a.colPivHouseholderQr().solve(b);
+  LineFit f{coef(0), coef(1), 0};
+  double sum = 0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double fitted = coef(0) + coef(1) * a(i, 1);
+    const double rel = b(i) != 0 ? (fitted - b(i)) / b(i) : 0;
+    sum += rel * rel;
+  }
+  f.rms_relative = std::sqrt(sum / double(n));
+  return f;
+}
+
+LineFit fit_through_origin(const std::vector<double>& x, const std::vector<double>& y) {
+  if (x.size() != y.size() || x.empty()) throw Error("a fit needs at least one point");
+  const auto n = static_cast<Eigen::Index>(x.size());
+  Eigen::MatrixXd a(n, 1);
+  Eigen::VectorXd b(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    a(i, 0) = x[static_cast<size_t>(i)];
+    b(i) = y[static_cast<size_t>(i)];
+  }
+  const Eigen::VectorXd coef = a.colPivHouseholderQr().solve(b);
+  LineFit f{0, coef(0), 0};
+  double sum = 0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double rel = b(i) != 0 ? (coef(0) * a(i, 0) - b(i)) / b(i) : 0;
+    sum += rel * rel;
+  }
+  f.rms_relative = std::sqrt(sum / double(n));
+  return f;
+}
+
+namespace {
+
+// A fit whose residual exceeds this is reported but not used.
+constexpr double kUsableResidual = 0.15;
+
+std::vector<const Json*> records(const Json& doc, const std::string& bench) {
+  std::vector<const Json*> out;
+  const Json* results = doc.get("results");
+  if (!results || !results->is_array()) return out;
+  for (const auto& r : results->as_array())
+    if (const Json* b = r.get("bench"); b && b->is_string() && b->as_string() == bench) out.push_back(&r);
+  return out;
+}
+
+double num(const Json& r, const std::string& key) {
+  const Json* v = r.get(key);
+  if (!v || !v->is_number()) throw Error("microbenchmark record lacks numeric '" + key + "'");
+  return v->as_number();
+}
+
+class Fitter {
+ public:
+  Fitter(const Json& mb, const Json* fw, const hw::GpuSpec& g, CalibrationResult& out)
+      : mb_(mb), fw_(fw), g_(g), out_(out) {}
+
+  void set(const std::string& key, double v, const std::string& how, bool fraction = false) {
+    if (!std::isfinite(v) || v <= 0) {
+      out_.notes.push_back(key + ": measurement gave " + reports::sig3(v) + ", left to the catalog");
+      return;
+    }
+    if (fraction && v > 1) {
+      out_.notes.push_back(key + ": measured " + reports::fixed(v, 3) + " of the datasheet peak, recorded as 1");
+      v = 1;
+    }
+    out_.values.push_back({key, v, how});
+  }
+  void quality(const std::string& name, int points, double rms) { out_.fits.push_back({name, points, rms}); }
+  void missing(const std::string& what) { out_.notes.push_back("left to the catalog: no " + what); }
+
+  void run() {
+    clock();
+    dram();
+    inflight();
+    l2();
+    latency();
+    first_touch();
+    compute();
+    gemm();
+    launch();
+    dispatch();
+    pcie();
+    framework();
+  }
+
+ private:
+  const Json& mb_;
+  const Json* fw_;
+  const hw::GpuSpec& g_;
+  CalibrationResult& out_;
+  double clock_mhz_ = 0;
+  double dram_gbps_ = 0;
+  double chase_ns_ = 0;
+
+  void clock() {
+    const auto r = records(mb_, "fp32_fma");
+    clock_mhz_ = g_.sm.sustained_clock_mhz;
+    if (r.empty()) return missing("SM clock");
+    clock_mhz_ = num(*r.front(), "sm_clock_mhz");
+    set("sm.sustained_clock_mhz", clock_mhz_, "SM cycles over global-timer ns during the FP32 FMA benchmark");
+  }
+
+  void dram() {
+    std::vector<double> rates;
+    for (const char* b : {"dram_read", "dram_write", "dram_memcpy_d2d"})
+      for (const auto* r : records(mb_, b)) rates.push_back(num(*r, "gbps"));
+    if (rates.empty()) return missing("DRAM bandwidth");
+    double sum = 0;
+    for (double r : rates) sum += r;
+    dram_gbps_ = sum / double(rates.size());
+    set("efficiency.dram_bandwidth", dram_gbps_ / g_.memory.bandwidth_gbps,
+        "mean of read, write and cudaMemcpy D2D over 1 GiB: " + reports::sig3(dram_gbps_) + " GB/s of " +
+            reports::sig3(g_.memory.bandwidth_gbps),
+        true);
+  }
+
+  void inflight() {
+    const auto r = records(mb_, "dram_inflight");
+    if (r.empty()) return missing("bytes-in-flight sweep");
+    // One SM: the best a single block reaches, whatever it keeps in flight.
+    double one_sm = 0;
+    for (const auto* p : r)
+      if (num(*p, "blocks") == 1) one_sm = std::max(one_sm, num(*p, "gbps"));
+    if (one_sm > 0) set("memory.sm_bandwidth_gbps", one_sm, "best single-block bandwidth of the in-flight sweep");
+    // Whole GPU: BW = B (1 - exp(-x / (B L0))). With B the sustained bandwidth,
+    // -ln(1 - BW/B) = x / (B L0) is a line through the origin in x/B; its slope is 1/L0.
+    const double b = dram_gbps_ > 0 ? dram_gbps_ : g_.memory.bandwidth_gbps * g_.efficiency.dram_bandwidth;
+    std::vector<double> xs, ys;
+    for (const auto* p : r) {
+      const double blocks = num(*p, "blocks");
+      const double bw = num(*p, "gbps");
+      const double per_sm = num(*p, "bytes_in_flight") / std::min(blocks, double(g_.sm.count));
+      // Every SM busy, none asking for more than it can keep outstanding, not yet saturated.
+      if (blocks < g_.sm.count || per_sm > 16384 || bw >= 0.95 * b) continue;
+      xs.push_back(num(*p, "bytes_in_flight") / (b * 1e3));  // bytes / (bytes/us) = us
+      ys.push_back(-std::log(1 - bw / b));
+    }
+    if (xs.empty()) return missing("unsaturated whole-GPU in-flight points");
+    const LineFit f = fit_through_origin(xs, ys);
+    const double latency_us = 1.0 / f.slope;
+    quality("in-flight curve (L0 = " + reports::sig3(latency_us * 1e3) + " ns)", static_cast<int>(xs.size()),
+            f.rms_relative);
+    if (f.rms_relative > kUsableResidual) return missing("consistent in-flight curve");
+    inflight_latency_ns_ = latency_us * 1e3;
+  }
+  double inflight_latency_ns_ = 0;
+
+  void l2() {
+    const auto r = records(mb_, "l2_read");
+    if (r.empty()) return missing("L2 bandwidth");
+    // Working sets well inside the L2: time = a + bytes / BW.
+    std::vector<double> xs, ys;
+    const double l2_bytes = g_.cache.l2_mb * 1024 * 1024;
+    for (const auto* p : r) {
+      const double ws = num(*p, "working_set_bytes");
+      if (ws > 0.6 * l2_bytes || ws < 8e6) continue;
+      xs.push_back(ws * num(*p, "passes"));
+      ys.push_back(num(*p, "time_us"));
+    }
+    if (xs.size() < 2) return missing("L2-resident working sets");
+    const LineFit f = fit_line(xs, ys);
+    const double gbps = 1.0 / f.slope * 1e-3;
+    quality("L2 read time vs bytes", static_cast<int>(xs.size()), f.rms_relative);
+    if (f.rms_relative > kUsableResidual || gbps < dram_gbps_)
+      return missing("consistent L2 bandwidth (fit gave " + reports::sig3(gbps) + " GB/s)");
+    set("efficiency.l2_bandwidth", gbps / g_.cache.l2_bandwidth_gbps,
+        "L2-resident re-read slope " + reports::sig3(gbps) + " GB/s of the nominal " +
+            reports::sig3(g_.cache.l2_bandwidth_gbps),
+        true);
+  }
+
+  void latency() {
+    double l2_cycles = 0;
+    auto take = [&](const char* bench, const char* key) {
+      const auto r = records(mb_, bench);
+      if (r.empty()) return missing(bench);
+      const double cycles = num(*r.front(), "cycles");
+      if (std::string(bench) == "latency_l2") l2_cycles = cycles;
+      // Shared memory and L1 are faster than L2; anything else is a broken measurement.
+      if ((std::string(bench) == "latency_shared" || std::string(bench) == "latency_l1") && l2_cycles > 0 &&
+          cycles >= l2_cycles)
+        return missing(std::string("plausible ") + bench + " (measured " + reports::sig3(cycles) + " cycles)");
+      set(key, cycles, std::string("pointer chase (") + bench + ")");
+      if (std::string(bench) == "latency_dram") chase_ns_ = num(*r.front(), "ns");
+    };
+    take("latency_l2", "latency.l2_cycles");
+    take("latency_l1", "latency.l1_cycles");
+    take("latency_dram", "latency.dram_cycles");
+    take("latency_shared", "latency.shared_cycles");
+    if (chase_ns_ > 0 && inflight_latency_ns_ > 0)
+      set("efficiency.memory_parallelism", chase_ns_ / inflight_latency_ns_,
+          "pointer-chase " + reports::sig3(chase_ns_) + " ns over the in-flight curve's " +
+              reports::sig3(inflight_latency_ns_) + " ns",
+          true);
+  }
+
+  void first_touch() {
+    const auto r = records(mb_, "first_touch");
+    if (r.empty()) return missing("first-touch");
+    for (const auto* p : r) {
+      if (num(*p, "lines") != 1) continue;
+      // A one-line kernel after the flush, minus an empty kernel timed the same way, minus the
+      // DRAM round trip the model already charges every kernel's first block.
+      const double extra = num(*p, "cold_us") - num(*p, "empty_us") - chase_ns_ * 1e-3;
+      set("latency.first_touch_us", std::max(0.05, extra), "one-line kernel after the L2 flush minus an empty kernel");
+    }
+  }
+
+  void compute() {
+    if (const auto r = records(mb_, "sfu_ex2"); !r.empty()) {
+      const double nominal = g_.compute.sfu_tops * clock_mhz_ / g_.sm.sustained_clock_mhz;
+      set("efficiency.sfu", num(*r.front(), "tops") / nominal, "ex2.approx throughput over 16/clk/SM", true);
+    }
+    double mma = 0;
+    for (const auto* p : records(mb_, "mma_sync_bf16")) mma = std::max(mma, num(*p, "tflops"));
+    if (mma > 0 && g_.has_tensor(DataType::bf16))
+      set("efficiency.mma_sync", mma / g_.tensor_tflops(DataType::bf16),
+          "warp-level mma.sync m16n8k16 bf16: " + reports::sig3(mma) + " TFLOP/s", true);
+  }
+
+  void gemm() {
+    std::map<std::string, std::vector<const Json*>> by_type;
+    for (const auto* p : records(mb_, "gemm"))
+      if (p->get("time_us")) by_type[p->at("dtype").as_string()].push_back(p);
+    for (const auto& [type, points] : by_type) {
+      double peak = 0;
+      std::string key;
+      if (type == "fp32") {
+        peak = g_.compute.fp32_tflops;
+        key = "efficiency.fp32";
+      } else if (type == "fp64") {
+        peak = g_.compute.fp64_tflops;
+        key = "efficiency.fp64";
+      } else {
+        const auto t = parse_dtype(type);
+        if (!t || !g_.has_tensor(*t)) continue;
+        peak = g_.tensor_tflops(*t);
+        key = "efficiency.tensor." + type;
+      }
+      // time = a + FLOPs / (peak x efficiency): a line in FLOPs/peak whose slope is 1/efficiency.
+      std::vector<double> xs, ys;
+      for (const auto* p : points) {
+        xs.push_back(num(*p, "flops") / (peak * 1e6));
+        ys.push_back(num(*p, "time_us"));
+      }
+      double eff = 0;
+      if (xs.size() >= 2) {
+        const LineFit f = fit_line(xs, ys);
+        eff = 1.0 / f.slope;
+        quality("GEMM " + type + " time vs FLOPs", static_cast<int>(xs.size()), f.rms_relative);
+      } else {
+        eff = xs.front() / ys.front();
+      }
+      set(key, eff, "cuBLASLt " + type + " GEMMs at " + std::to_string(points.size()) + " square sizes, normal data",
+          true);
+    }
+  }
+
+  void launch() {
+    const auto q = records(mb_, "launch_queued");
+    if (!q.empty()) {
+      std::vector<double> xs, ys;
+      for (const auto* p : q) {
+        xs.push_back(num(*p, "kernels"));
+        ys.push_back(num(*p, "time_us"));
+        if (num(*p, "kernels") == 1) set("launch.kernel_us", num(*p, "time_us"), "events around one empty kernel queued behind busy work");
+      }
+      const LineFit f = fit_line(xs, ys);
+      quality("queued launches vs kernels", static_cast<int>(xs.size()), f.rms_relative);
+      set("launch.queued_kernel_us", f.slope, "slope of event time over 1..16 queued empty kernels");
+    } else {
+      missing("launch");
+    }
+    const auto gr = records(mb_, "launch_graph");
+    if (gr.size() >= 2) {
+      std::vector<double> xs, ys;
+      for (const auto* p : gr) {
+        xs.push_back(num(*p, "kernels"));
+        ys.push_back(num(*p, "time_us"));
+      }
+      const LineFit f = fit_line(xs, ys);
+      set("launch.graph_kernel_us", f.slope, "slope of graph replay time over its kernel count");
+    }
+  }
+
+  void dispatch() {
+    const auto r = records(mb_, "dispatch_blocks");
+    if (r.size() < 2) return missing("block dispatch");
+    std::vector<double> xs, ys;
+    for (const auto* p : r) {
+      if (num(*p, "blocks") < 16384) continue;
+      xs.push_back(num(*p, "blocks"));
+      ys.push_back(num(*p, "time_us"));
+    }
+    if (xs.size() < 2) return missing("large-grid dispatch points");
+    const LineFit f = fit_line(xs, ys);
+    quality("empty-block grid time vs blocks", static_cast<int>(xs.size()), f.rms_relative);
+    set("launch.blocks_per_us", 1.0 / f.slope, "slope of an empty 128-thread grid's time over its blocks");
+  }
+
+  void pcie() {
+    const auto r = records(mb_, "pcie_h2d");
+    if (r.size() < 2) return missing("PCIe");
+    std::vector<double> xs, ys;
+    for (const auto* p : r) {
+      xs.push_back(num(*p, "bytes"));
+      ys.push_back(num(*p, "time_us"));
+    }
+    const LineFit f = fit_line(xs, ys);
+    quality("pinned host-to-device copy time vs bytes", static_cast<int>(xs.size()), f.rms_relative);
+    const double gbps = 1.0 / f.slope * 1e-3;
+    set("efficiency.pcie", gbps / g_.pcie_gbps, "pinned cudaMemcpyAsync slope " + reports::sig3(gbps) + " GB/s", true);
+    set("host.transfer_latency_us", f.intercept, "intercept of the same fit");
+  }
+
+  void framework() {
+    if (!fw_) return missing("framework probe");
+    const auto r = records(*fw_, "eager_host");
+    if (!r.empty()) set("launch.host_eager_us", num(*r.front(), "us_per_op"), "host time per eager torch.add");
+  }
+};
+
+std::string quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+CalibrationResult fit_calibration(const Json& microbench, const Json* framework, const hw::GpuSpec& catalog) {
+  CalibrationResult out;
+  if (const Json* d = microbench.get("device")) {
+    if (const Json* n = d->get("name"); n && n->is_string()) out.gpu_name = n->as_string();
+    if (const Json* v = d->get("cuda_driver_version"); v && v->is_number())
+      out.cuda = std::to_string(int(v->as_number()) / 1000) + "." + std::to_string(int(v->as_number()) % 1000 / 10);
+  }
+  if (const Json* date = microbench.get("date"); date && date->is_string()) out.date = date->as_string();
+  Fitter(microbench, framework, catalog, out).run();
+  return out;
+}
+
+std::string calibrated_toml(const CalibrationResult& r, const std::string& base_id, const std::string& measurements_file) {
+  std::ostringstream t;
+  t << "# Calibrated by `gpucast calibrate` from microbenchmarks run on " << r.gpu_name << " (" << r.date << ").\n"
+    << "# Each value below is measured; everything else comes from `" << base_id << "` and its architecture.\n"
+    << "extends = " << quote(base_id) << "\n\n";
+  // Group values by section, in the order they were fitted.
+  std::vector<std::string> sections;
+  std::map<std::string, std::vector<const FittedValue*>> by_section;
+  for (const auto& v : r.values) {
+    const auto dot = v.key.rfind('.');
+    const std::string section = v.key.substr(0, dot);
+    if (!by_section.count(section)) sections.push_back(section);
+    by_section[section].push_back(&v);
+  }
+  for (const auto& section : sections) {
+    t << "[" << section << "]\n";
+    for (const auto* v : by_section[section]) {
+      std::ostringstream num;
+      num.precision(6);
+      num << v->value;
+      std::string text = num.str();
+      if (text.find_first_of(".e") == std::string::npos) text += ".0";
+      t << v->key.substr(section.size() + 1) << " = " << text << "  # " << v->how << "\n";
+    }
+    t << "\n";
+  }
+  std::string fit;
+  for (const auto& f : r.fits)
+    fit += (fit.empty() ? "" : "; ") + f.name + ": " + std::to_string(f.points) + " points, rms " +
+           reports::percent(f.rms_relative_residual);
+  t << "[calibration]\n"
+    << "gpu = " << quote(r.gpu_name) << "\n"
+    << "date = " << quote(r.date) << "\n";
+  if (!r.cuda.empty()) t << "cuda = " << quote(r.cuda) << "\n";
+  if (!r.driver.empty()) t << "driver = " << quote(r.driver) << "\n";
+  t << "measurements = " << quote(measurements_file) << "\n"
+    << "fit = " << quote(fit) << "\n\n";
+  t << "[sources]\n";
+  for (const auto& section : sections)
+    t << quote(section) << " = " << quote("gpucast calibrate on " + r.gpu_name + ", " + r.date + ": " + measurements_file) << "\n";
+  return t.str();
+}
+
+}  // namespace gpucast::calib

@@ -1,0 +1,58 @@
+#pragma once
+// Turns microbenchmark measurements (gpucast-microbench JSON, plus the framework probe's) into
+// calibrated hardware values: measured rates, latencies and launch costs, and efficiencies as
+// fractions of the catalog's datasheet peaks. Least-squares fits (Eigen) where several points
+// constrain a line; every fit records its residual.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hardware/gpu_spec.h"
+#include "reports/json.h"
+
+namespace gpucast::calib {
+
+struct FittedValue {
+  std::string key;  // hardware key path, e.g. "efficiency.tensor.bf16"
+  double value = 0;
+  std::string how;  // which measurement and fit, with the numbers behind it
+};
+
+struct FitQuality {
+  std::string name;
+  int points = 0;
+  double rms_relative_residual = 0;  // sqrt(mean((fit - measured)^2 / measured^2))
+};
+
+struct CalibrationResult {
+  std::string gpu_name;
+  std::string date;
+  std::string driver;
+  std::string cuda;
+  std::vector<FittedValue> values;
+  std::vector<FitQuality> fits;
+  std::vector<std::string> notes;  // clamped values, missing benchmarks
+  [[nodiscard]] std::optional<double> value(const std::string& key) const;
+};
+
+// Least-squares line y = a + b x (Eigen); returns {a, b} and the relative RMS residual.
+struct LineFit {
+  double intercept = 0;
+  double slope = 0;
+  double rms_relative = 0;
+};
+[[nodiscard]] LineFit fit_line(const std::vector<double>& x, const std::vector<double>& y);
+// Least-squares line through the origin y = b x; intercept is 0.
+[[nodiscard]] LineFit fit_through_origin(const std::vector<double>& x, const std::vector<double>& y);
+
+// `catalog` supplies the datasheet peaks efficiencies are fractions of.
+[[nodiscard]] CalibrationResult fit_calibration(const reports::Json& microbench, const reports::Json* framework,
+                                                const hw::GpuSpec& catalog);
+
+// The calibrated profile: a TOML file that extends `base_id`, holds the fitted values with
+// provenance, and names `measurements_file` as its raw data.
+[[nodiscard]] std::string calibrated_toml(const CalibrationResult& r, const std::string& base_id,
+                                          const std::string& measurements_file);
+
+}  // namespace gpucast::calib

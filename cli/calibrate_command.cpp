@@ -1,0 +1,119 @@
+// `gpucast calibrate`: measure a GPU with the CUDA microbenchmarks (or refit stored measurements)
+// and write a calibrated hardware description that extends the catalog entry.
+#include <ctime>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "calibration/fit.h"
+#include "cli/commands.h"
+#include "cli/subprocess.h"
+#include "reports/table.h"
+#include "reports/units.h"
+
+namespace gpucast::cli {
+namespace fs = std::filesystem;
+namespace {
+
+struct CalibrateOptions {
+  std::string gpu;
+  std::string from;
+  std::string framework;
+  std::string bench;
+  std::string out;
+  bool quick = false;
+  bool no_framework = false;
+};
+
+fs::path find_microbench(const AppContext& ctx, const std::string& explicit_path) {
+  if (!explicit_path.empty()) {
+    if (!fs::is_regular_file(explicit_path)) throw UsageError("no microbenchmark binary at '" + explicit_path + "'");
+    return explicit_path;
+  }
+  for (const fs::path& p : {executable_dir() / ".." / "calibration" / "gpucast-microbench",
+                            ctx.data_dir / "build" / "calibration" / "gpucast-microbench",
+                            ctx.data_dir / "build-cuda" / "gpucast-microbench"})
+    if (fs::is_regular_file(p)) return p;
+  throw UsageError(
+      "the CUDA microbenchmarks are not built (nvcc was not found when gpucast was configured). On a GPU machine run "
+      "calibration/build_microbench.sh, or pass --bench PATH, or refit stored measurements with --from FILE");
+}
+
+std::string today() {
+  const std::time_t now = std::time(nullptr);
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&now));
+  return buf;
+}
+
+}  // namespace
+
+void add_calibrate_command(CLI::App& app, AppContext& ctx) {
+  auto opts = std::make_shared<CalibrateOptions>();
+  auto* cmd = app.add_subcommand("calibrate", "Measure a GPU with microbenchmarks and write a calibrated description");
+  cmd->add_option("--gpu", opts->gpu, "catalog entry the GPU is (the profile extends it)")->required();
+  cmd->add_option("--from", opts->from, "refit stored microbenchmark results instead of measuring");
+  cmd->add_option("--framework", opts->framework, "stored framework-probe results to use with --from");
+  cmd->add_option("--bench", opts->bench, "path to gpucast-microbench");
+  cmd->add_option("-o,--out", opts->out, "profile to write (default hardware/calibrated/<gpu>.toml)");
+  cmd->add_flag("--quick", opts->quick, "fewer repetitions (a rough profile in about a minute)");
+  cmd->add_flag("--no-framework", opts->no_framework, "skip the PyTorch launch-cost probe");
+  cmd->callback([opts, &ctx] {
+    const auto catalog_gpu = ctx.catalog.load(opts->gpu);
+    const fs::path out = opts->out.empty() ? ctx.catalog.hardware_dir() / "calibrated" / (opts->gpu + ".toml")
+                                           : fs::path(opts->out);
+    const fs::path stem = out.parent_path() / out.stem();
+    fs::path microbench_file = opts->from;
+    fs::path framework_file = opts->framework;
+    if (opts->from.empty()) {
+      fs::create_directories(out.parent_path().empty() ? fs::path(".") : out.parent_path());
+      microbench_file = stem.string() + ".microbench.json";
+      const fs::path bin = find_microbench(ctx, opts->bench);
+      Progress progress("Running CUDA microbenchmarks on this GPU (" + bin.string() + ")");
+      const int rc = run_streaming(shell_quote(bin.string()) + (opts->quick ? " --quick" : "") + " --out " +
+                                       shell_quote(microbench_file.string()),
+                                   [&](const std::string& l) { progress.line(l); });
+      progress.finish();
+      if (rc != 0) throw Error("the microbenchmarks failed (exit " + std::to_string(rc) + "):\n" + progress.tail());
+      if (!opts->no_framework) {
+        framework_file = stem.string() + ".framework.json";
+        const fs::path probe = ctx.data_dir / "calibration" / "microbench" / "framework_overhead.py";
+        Progress fw("Measuring framework launch costs (PyTorch)");
+        std::string output;
+        const int frc = run_streaming("python3 " + shell_quote(probe.string()), [&](const std::string& l) { output += l + "\n"; });
+        fw.finish();
+        if (frc == 0 && output.find('{') != std::string::npos) {
+          std::ofstream(framework_file) << output.substr(output.find('{'));
+        } else {
+          std::cerr << "  (no PyTorch here: framework launch costs stay at their defaults)\n";
+          framework_file.clear();
+        }
+      }
+    }
+    const auto microbench = reports::Json::parse_file(microbench_file.string());
+    std::optional<reports::Json> framework;
+    if (!framework_file.empty()) framework = reports::Json::parse_file(framework_file.string());
+    auto result = calib::fit_calibration(microbench, framework ? &*framework : nullptr, catalog_gpu);
+    if (result.date.empty()) result.date = today();
+    std::string text = calib::calibrated_toml(result, opts->gpu, microbench_file.filename().string());
+    emit(text, out.string());
+    // The profile must load like any other description.
+    const auto calibrated = ctx.catalog.load(out.string());
+
+    reports::Table table({{"key"}, {"catalog", reports::Align::right}, {"calibrated", reports::Align::right}, {"from"}});
+    for (const auto& v : result.values) {
+      const auto it = catalog_gpu.values.find(v.key);
+      const std::string before = it == catalog_gpu.values.end() ? "-" : scalar_to_string(it->second.value);
+      table.add_row({v.key, before, reports::sig3(v.value), v.how.substr(0, 70)});
+    }
+    std::string summary = "Calibrated " + calibrated.id + " from " + result.gpu_name + " -> " + out.string() + "\n\n" +
+                          table.to_text() + "\nFit quality:\n";
+    for (const auto& f : result.fits)
+      summary += "  " + f.name + ": " + std::to_string(f.points) + " points, rms residual " +
+                 reports::percent(f.rms_relative_residual) + "\n";
+    for (const auto& n : result.notes) summary += "  note: " + n + "\n";
+    emit(summary);
+  });
+}
+
+}  // namespace gpucast::cli

@@ -1,0 +1,126 @@
+// Calibration fitting: synthetic measurements made from known parameters must give them back.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "calibration/fit.h"
+#include "hardware/catalog.h"
+#include "support/temp_dir.h"
+
+using namespace gpucast;
+using reports::Json;
+
+namespace {
+
+// What gpucast-microbench would print for a GPU with these properties.
+struct Truth {
+  double dram_gbps = 3000;          // sustained
+  double inflight_latency_us = 0.5;  // L0
+  double chase_ns = 400;
+  double clock_mhz = 1800;
+  double bf16_eff = 0.70;            // of the catalog's 989.4 TFLOP/s
+  double gemm_overhead_us = 6;
+  double launch_us = 3.0;
+  double queued_us = 1.2;
+  double pcie_gbps = 50;
+  double pcie_latency_us = 4.5;
+  double blocks_per_us = 2500;
+};
+
+Json record(const std::string& bench, std::initializer_list<std::pair<const char*, double>> fields) {
+  Json r = Json::object();
+  r.set("bench", bench);
+  for (const auto& [k, v] : fields) r.set(k, v);
+  return r;
+}
+
+Json synthetic(const Truth& t) {
+  Json results = Json::array();
+  for (const char* b : {"dram_read", "dram_write", "dram_memcpy_d2d"}) results.push(record(b, {{"gbps", t.dram_gbps}}));
+  const double b_us = t.dram_gbps * 1e3;  // bytes per us
+  for (double blocks : {1.0, 132.0, 264.0, 528.0}) {
+    const double in_flight = blocks * 256 * 16;
+    const double bw = blocks == 1 ? 30.0 : t.dram_gbps * (1 - std::exp(-in_flight / (b_us * t.inflight_latency_us)));
+    results.push(record("dram_inflight", {{"blocks", blocks}, {"bytes_in_flight", in_flight}, {"gbps", bw}}));
+  }
+  results.push(record("latency_l2", {{"cycles", 250}}));
+  results.push(record("latency_dram", {{"cycles", t.chase_ns * t.clock_mhz / 1e3}, {"ns", t.chase_ns}}));
+  results.push(record("fp32_fma", {{"sm_clock_mhz", t.clock_mhz}}));
+  for (double n : {6144.0, 8192.0, 10240.0}) {
+    const double flops = 2 * n * n * n;
+    Json g = record("gemm", {{"flops", flops}, {"time_us", t.gemm_overhead_us + flops / (989.4e6 * t.bf16_eff)}});
+    g.set("dtype", "bf16");
+    results.push(g);
+  }
+  for (double k : {1.0, 2.0, 4.0, 8.0})
+    results.push(record("launch_queued", {{"kernels", k}, {"time_us", t.launch_us + (k - 1) * t.queued_us}}));
+  for (double bytes : {65536.0, 1048576.0, 16777216.0, 268435456.0})
+    results.push(record("pcie_h2d", {{"bytes", bytes}, {"time_us", t.pcie_latency_us + bytes / (t.pcie_gbps * 1e3)}}));
+  for (double blocks : {16384.0, 65536.0, 262144.0})
+    results.push(record("dispatch_blocks", {{"blocks", blocks}, {"time_us", 2.5 + blocks / t.blocks_per_us}}));
+  Json doc = Json::object();
+  doc.set("format", "gpucast-microbench/1");
+  doc.set("date", "2026-01-01T00:00:00Z");
+  Json device = Json::object();
+  device.set("name", "Synthetic H100");
+  doc.set("device", device);
+  doc.set("results", results);
+  return doc;
+}
+
+}  // namespace
+
+SCENARIO("fitting synthetic measurements recovers the parameters they were made from") {
+  const auto catalog = hw::Catalog(test::source_dir() / "hardware").load("h100-sxm");
+  const Truth t;
+  const auto r = calib::fit_calibration(synthetic(t), nullptr, catalog);
+  auto value = [&](const std::string& key) {
+    INFO(key);
+    REQUIRE(r.value(key));
+    return *r.value(key);
+  };
+  CHECK(value("efficiency.dram_bandwidth") == Approx(t.dram_gbps / 3350).epsilon(1e-6));
+  CHECK(value("efficiency.tensor.bf16") == Approx(t.bf16_eff).epsilon(1e-6));
+  CHECK(value("efficiency.memory_parallelism") == Approx(t.chase_ns / (t.inflight_latency_us * 1e3)).epsilon(1e-6));
+  CHECK(value("sm.sustained_clock_mhz") == Approx(t.clock_mhz));
+  CHECK(value("launch.kernel_us") == Approx(t.launch_us));
+  CHECK(value("launch.queued_kernel_us") == Approx(t.queued_us).epsilon(1e-6));
+  CHECK(value("efficiency.pcie") == Approx(t.pcie_gbps / 64).epsilon(1e-6));
+  CHECK(value("host.transfer_latency_us") == Approx(t.pcie_latency_us).epsilon(1e-6));
+  CHECK(value("launch.blocks_per_us") == Approx(t.blocks_per_us).epsilon(1e-6));
+  CHECK(value("memory.sm_bandwidth_gbps") == Approx(30));
+  for (const auto& f : r.fits) {
+    INFO(f.name);
+    CHECK(f.rms_relative_residual < 1e-6);  // exact synthetic data fit exactly
+  }
+}
+
+SCENARIO("a measurement beyond the datasheet peak is recorded as 1 and noted") {
+  const auto catalog = hw::Catalog(test::source_dir() / "hardware").load("h100-sxm");
+  Truth t;
+  t.dram_gbps = 3500;  // more than the 3350 GB/s datasheet
+  const auto r = calib::fit_calibration(synthetic(t), nullptr, catalog);
+  CHECK(*r.value("efficiency.dram_bandwidth") == 1.0);
+  bool noted = false;
+  for (const auto& n : r.notes) noted = noted || n.find("efficiency.dram_bandwidth") != std::string::npos;
+  CHECK(noted);
+}
+
+SCENARIO("a calibrated profile extends its catalog entry and loads") {
+  const auto catalog = hw::Catalog(test::source_dir() / "hardware");
+  const auto r = calib::fit_calibration(synthetic(Truth{}), nullptr, catalog.load("h100-sxm"));
+  test::TempDir dir;
+  const auto path = dir.write("h100-cal.toml", calib::calibrated_toml(r, "h100-sxm", "h100-cal.microbench.json"));
+  const auto gpu = catalog.load(path.string());
+  CHECK(gpu.sm.count == 132);  // inherited
+  CHECK(gpu.efficiency.tensor.at(DataType::bf16) == Approx(0.70));
+  CHECK(gpu.launch.kernel_us == Approx(3.0));
+  CHECK(std::get<std::string>(gpu.values.at("calibration.gpu").value) == "Synthetic H100");
+}
+
+SCENARIO("line fits report their residual") {
+  const auto f = calib::fit_line({1, 2, 3, 4}, {3, 5, 7, 9.5});
+  CHECK(f.slope == Approx(2.15).epsilon(0.01));
+  CHECK(f.rms_relative > 0);
+  CHECK_THROWS(calib::fit_line({1}, {2}));
+}
