@@ -75,6 +75,7 @@ void fill_normal(void* data, size_t count, const char* type, uint32_t seed, cuda
 // Benchmarks; each emits records into ctx.out.
 void run_dram(const Context& ctx);
 void run_inflight(const Context& ctx);
+void run_stream_sizes(const Context& ctx);
 void run_l2(const Context& ctx);
 void run_shared(const Context& ctx);
 void run_latency(const Context& ctx);

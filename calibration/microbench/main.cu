@@ -15,7 +15,7 @@ namespace {
 void usage() {
   std::fprintf(stderr,
                "usage: gpucast-microbench [--quick] [--only a,b,...] [--device N] [--out FILE]\n"
-               "benchmarks: dram inflight l2 shared latency compute mma gemm launch dispatch first_touch pcie\n");
+               "benchmarks: dram stream_sizes inflight l2 shared latency compute mma gemm launch dispatch first_touch pcie\n");
 }
 
 std::string json_escape(const std::string& s) {
@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
     const char* name;
     void (*run)(const mb::Context&);
   };
-  const Bench benches[] = {{"dram", mb::run_dram},       {"inflight", mb::run_inflight}, {"l2", mb::run_l2},
+  const Bench benches[] = {{"dram", mb::run_dram},       {"stream_sizes", mb::run_stream_sizes}, {"inflight", mb::run_inflight}, {"l2", mb::run_l2},
                            {"shared", mb::run_shared},   {"latency", mb::run_latency},   {"compute", mb::run_compute},
                            {"mma", mb::run_mma},         {"gemm", mb::run_gemm},         {"launch", mb::run_launch},
                            {"dispatch", mb::run_dispatch}, {"first_touch", mb::run_first_touch},

@@ -101,6 +101,24 @@ void run_dram(const Context& ctx) {
   CUDA_CHECK(cudaFree(sink));
 }
 
+void run_stream_sizes(const Context& ctx) {
+  // A PyTorch-style copy (128-thread blocks, one 16-byte vector per thread) from 256 KB to 1 GiB,
+  // timed like do_bench (flush first): how kernels below, near and above the L2 size behave.
+  const size_t max_bytes = size_t(1) << 30;
+  float4 *a = nullptr, *b = nullptr;
+  CUDA_CHECK(cudaMalloc(&a, max_bytes));
+  CUDA_CHECK(cudaMalloc(&b, max_bytes));
+  fill_random_bytes(a, max_bytes, 9, ctx.stream);
+  for (size_t bytes = size_t(256) << 10; bytes <= max_bytes; bytes *= 2) {
+    const size_t n = bytes / 16;
+    const int blocks = static_cast<int>((n + 127) / 128);
+    const double t = time_us(ctx, [&] { copy_kernel<<<blocks, 128, 0, ctx.stream>>>(a, b, n); }, ctx.quick ? 10 : 30, true);
+    ctx.emit(Record{"stream_copy"}.set("bytes", bytes).set("blocks", blocks).set("time_us", t));
+  }
+  CUDA_CHECK(cudaFree(a));
+  CUDA_CHECK(cudaFree(b));
+}
+
 void run_inflight(const Context& ctx) {
   // Bandwidth against bytes in flight: few blocks and few loads per thread cannot cover DRAM
   // latency (Little's law: bandwidth = bytes in flight / latency).
