@@ -85,6 +85,10 @@ class Fitter {
       : mb_(mb), fw_(fw), g_(g), out_(out) {}
 
   void set(const std::string& key, double v, const std::string& how, bool fraction = false) {
+    // A later, better measurement of the same key replaces an earlier one.
+    out_.values.erase(std::remove_if(out_.values.begin(), out_.values.end(),
+                                     [&](const FittedValue& f) { return f.key == key; }),
+                      out_.values.end());
     if (!std::isfinite(v) || v <= 0) {
       out_.notes.push_back(key + ": measurement gave " + reports::sig3(v) + ", left to the catalog");
       return;
@@ -346,7 +350,23 @@ class Fitter {
   void framework() {
     if (!fw_) return missing("framework probe");
     const auto r = records(*fw_, "eager_host");
-    if (!r.empty()) set("launch.host_eager_us", num(*r.front(), "us_per_op"), "host time per eager torch.add");
+    if (!r.empty()) {
+      double sum = 0;
+      for (const auto* p : r) sum += num(*p, "us_per_op");
+      set("launch.host_eager_us", sum / double(r.size()), "host time per eager torch.add (mean of " +
+                                                               std::to_string(r.size()) + " probe runs)");
+    }
+    // What a framework kernel pays: do_bench of the smallest torch.add, less what the model charges
+    // such a kernel besides its launch (first touch, one DRAM round trip, its index setup).
+    const auto k = records(*fw_, "framework_kernel");
+    if (k.empty()) return missing("framework kernel timing");
+    double smallest = 1e300;
+    for (const auto* p : k) smallest = std::min(smallest, num(*p, "time_us"));
+    const double first_touch = out_.value("latency.first_touch_us").value_or(g_.latency.first_touch_us);
+    const double rest = first_touch + chase_ns_ * 1e-3 + 200.0 / clock_mhz_;
+    set("launch.kernel_us", smallest - rest,
+        "do_bench of a 256-element torch.add (" + reports::sig3(smallest) + " us) less first touch, one DRAM round "
+        "trip and index setup");
   }
 };
 
@@ -360,6 +380,17 @@ std::string quote(const std::string& s) {
 }
 
 }  // namespace
+
+Json merge_measurements(const std::vector<Json>& docs) {
+  if (docs.empty()) throw Error("no measurement files");
+  Json merged = docs.front();
+  Json results = Json::array();
+  for (const auto& d : docs)
+    if (const Json* r = d.get("results"); r && r->is_array())
+      for (const auto& item : r->as_array()) results.push(item);
+  merged.set("results", results);
+  return merged;
+}
 
 CalibrationResult fit_calibration(const Json& microbench, const Json* framework, const hw::GpuSpec& catalog) {
   CalibrationResult out;

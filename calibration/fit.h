@@ -50,6 +50,10 @@ struct LineFit {
 [[nodiscard]] CalibrationResult fit_calibration(const reports::Json& microbench, const reports::Json* framework,
                                                 const hw::GpuSpec& catalog);
 
+// Several measurement files as one: results are concatenated (a benchmark measured twice fits on
+// all its points); the device and date of the first file are kept.
+[[nodiscard]] reports::Json merge_measurements(const std::vector<reports::Json>& docs);
+
 // The calibrated profile: a TOML file that extends `base_id`, holds the fitted values with
 // provenance, and names `measurements_file` as its raw data.
 [[nodiscard]] std::string calibrated_toml(const CalibrationResult& r, const std::string& base_id,

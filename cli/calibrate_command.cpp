@@ -17,8 +17,8 @@ namespace {
 
 struct CalibrateOptions {
   std::string gpu;
-  std::string from;
-  std::string framework;
+  std::vector<std::string> from;
+  std::vector<std::string> framework;
   std::string bench;
   std::string out;
   bool quick = false;
@@ -52,8 +52,8 @@ void add_calibrate_command(CLI::App& app, AppContext& ctx) {
   auto opts = std::make_shared<CalibrateOptions>();
   auto* cmd = app.add_subcommand("calibrate", "Measure a GPU with microbenchmarks and write a calibrated description");
   cmd->add_option("--gpu", opts->gpu, "catalog entry the GPU is (the profile extends it)")->required();
-  cmd->add_option("--from", opts->from, "refit stored microbenchmark results instead of measuring");
-  cmd->add_option("--framework", opts->framework, "stored framework-probe results to use with --from");
+  cmd->add_option("--from", opts->from, "refit stored microbenchmark results instead of measuring (repeatable)");
+  cmd->add_option("--framework", opts->framework, "stored framework-probe results to use with --from (repeatable)");
   cmd->add_option("--bench", opts->bench, "path to gpucast-microbench");
   cmd->add_option("-o,--out", opts->out, "profile to write (default hardware/calibrated/<gpu>.toml)");
   cmd->add_flag("--quick", opts->quick, "fewer repetitions (a rough profile in about a minute)");
@@ -63,9 +63,11 @@ void add_calibrate_command(CLI::App& app, AppContext& ctx) {
     const fs::path out = opts->out.empty() ? ctx.catalog.hardware_dir() / "calibrated" / (opts->gpu + ".toml")
                                            : fs::path(opts->out);
     const fs::path stem = out.parent_path() / out.stem();
-    fs::path microbench_file = opts->from;
-    fs::path framework_file = opts->framework;
+    std::vector<std::string> microbench_files = opts->from;
+    std::vector<std::string> framework_files = opts->framework;
     if (opts->from.empty()) {
+      fs::path microbench_file;
+      fs::path framework_file;
       fs::create_directories(out.parent_path().empty() ? fs::path(".") : out.parent_path());
       microbench_file = stem.string() + ".microbench.json";
       const fs::path bin = find_microbench(ctx, opts->bench);
@@ -89,13 +91,21 @@ void add_calibrate_command(CLI::App& app, AppContext& ctx) {
           framework_file.clear();
         }
       }
+      microbench_files.push_back(microbench_file.string());
+      if (!framework_file.empty()) framework_files.push_back(framework_file.string());
     }
-    const auto microbench = reports::Json::parse_file(microbench_file.string());
+    std::vector<reports::Json> docs, fw_docs;
+    for (const auto& f : microbench_files) docs.push_back(reports::Json::parse_file(f));
+    for (const auto& f : framework_files) fw_docs.push_back(reports::Json::parse_file(f));
+    const auto microbench = calib::merge_measurements(docs);
     std::optional<reports::Json> framework;
-    if (!framework_file.empty()) framework = reports::Json::parse_file(framework_file.string());
+    if (!fw_docs.empty()) framework = calib::merge_measurements(fw_docs);
     auto result = calib::fit_calibration(microbench, framework ? &*framework : nullptr, catalog_gpu);
     if (result.date.empty()) result.date = today();
-    std::string text = calib::calibrated_toml(result, opts->gpu, microbench_file.filename().string());
+    std::string names;
+    for (const auto& f : microbench_files) names += (names.empty() ? "" : ", ") + fs::path(f).filename().string();
+    for (const auto& f : framework_files) names += ", " + fs::path(f).filename().string();
+    std::string text = calib::calibrated_toml(result, opts->gpu, names);
     emit(text, out.string());
     // The profile must load like any other description.
     const auto calibrated = ctx.catalog.load(out.string());

@@ -81,8 +81,10 @@ WaveTerms wave(double b, const models::KernelPlan& k, const GpuRates& r, double 
   t.memory = std::max(dram, l2);
   // Dependent round trips wait the loaded latency: what is in flight over what drains per us.
   const double loaded_latency = in_flight > 0 ? std::max(r.dram_latency, in_flight / bandwidth) : r.dram_latency;
-  // A wave cannot end before its last block has been started and has run its dependent chain.
-  t.latency = b / r.blocks_per_us + k.dram_rounds * loaded_latency + k.l2_rounds * r.l2_round + fixed_us;
+  // Dependent round trips after the first (the kernel's fill pays that one), and the work
+  // distributor's rate: a wave cannot end before its last block has started.
+  t.latency = std::max(b / r.blocks_per_us, std::max(0.0, k.dram_rounds - 1) * loaded_latency +
+                                                k.l2_rounds * r.l2_round + fixed_us);
   return t;
 }
 
@@ -115,9 +117,12 @@ KernelTiming time_kernel(const models::KernelPlan& k, const GpuRates& r, const h
   };
   if (full_waves > 0) add(wave(slots, k, r, pipe_us, sfu_us, fixed_us), full_waves);
   if (tail > 0) add(wave(tail, k, r, pipe_us, sfu_us, fixed_us), 1);
-  out.exec_us += k.extra_us + k.startup_cycles / r.clock_mhz;
+  // Filling the pipeline once per kernel: the first wave's blocks start one after another, and the
+  // first loads wait a DRAM round trip before anything streams.
+  const double fill = std::min(blocks, slots) / r.blocks_per_us + (k.dram_rounds > 0 ? r.dram_latency : 0);
+  out.exec_us += fill + k.extra_us + k.startup_cycles / r.clock_mhz;
   out.memory_us += k.extra_us;
-  out.latency_us += k.startup_cycles / r.clock_mhz;
+  out.latency_us += fill + k.startup_cycles / r.clock_mhz;
   return out;
 }
 
