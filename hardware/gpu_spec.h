@@ -132,6 +132,8 @@ struct GpuSpec {
   [[nodiscard]] double tensor_tflops(DataType t) const;
   // Sustained fraction of the tensor rate for `t` (large GEMM).
   [[nodiscard]] double tensor_efficiency(DataType t) const;
+  // Major compute capability (9 for Hopper): which instructions and library kernels exist.
+  [[nodiscard]] int cc_major() const { return compute_capability.empty() ? 0 : std::stoi(compute_capability); }
   // Nanoseconds per SM clock at the sustained clock.
   [[nodiscard]] double ns_per_cycle() const { return 1e3 / sm.sustained_clock_mhz; }
 };

@@ -22,6 +22,9 @@ constexpr double kSoftmaxInstructionsPerScore = 8;
 constexpr double kSoftmaxOverlap = 0.85;
 // Causal kernels mask the diagonal tiles element by element.
 constexpr double kCausalEfficiency = 0.9;
+// Backward kernels run five products per tile with atomics on dQ: FlashAttention-3 reports about
+// 0.75-0.8 of the forward's throughput on H100 (Shah et al. 2024).
+constexpr double kBackwardEfficiency = 0.78;
 // Host time of the library's decode path per call (cuDNN SDPA through PyTorch 2.11), from the
 // framework probe (15.7 us on the H200 machine, 24.4 us on the H100 one). do_bench hides host work
 // shorter than its L2 flush; eager timelines pay it.
@@ -29,46 +32,73 @@ constexpr double kDecodeHostUs = 20;
 
 // Average number of KV steps a query block executes; causal blocks stop at the diagonal
 // (aligned to the end of the keys, as FlashAttention does when seq_q < seq_kv).
-double kv_steps_per_block(const wl::AttentionOp& a) {
-  const double q_blocks = std::ceil(double(a.seq_q) / kBlockQ);
-  const double full = std::ceil(double(a.seq_kv) / kBlockKV);
+double kv_steps_per_block(const wl::AttentionOp& a, double block_q, double block_kv) {
+  const double q_blocks = std::ceil(double(a.seq_q) / block_q);
+  const double full = std::ceil(double(a.seq_kv) / block_kv);
   if (!a.causal) return full;
   const double offset = double(a.seq_kv) - double(a.seq_q);
   double total = 0;
   for (double i = 0; i < q_blocks; ++i) {
-    const double last_key = std::min(double(a.seq_kv), offset + (i + 1) * kBlockQ);
-    total += std::max(1.0, std::ceil(last_key / kBlockKV));
+    const double last_key = std::min(double(a.seq_kv), offset + (i + 1) * block_q);
+    total += std::max(1.0, std::ceil(last_key / block_kv));
   }
   return total / q_blocks;
+}
+
+// The kernel class a GPU runs: Hopper's warpgroup (wgmma) kernels with ping-pong consumers, or the
+// FlashAttention-2-class warp-level (mma.sync) kernels of earlier GPUs, with tiles sized to the
+// GPU's shared memory.
+struct FlashTiles {
+  double block_q, block_kv, threads, overlap;
+  Pipe pipe;
+};
+
+FlashTiles tiles_for(const hw::GpuSpec& gpu, double d, double e) {
+  const double smem = gpu.sm.shared_memory_kb * 1024 - 2048;
+  if (gpu.cc_major() >= 9) return {kBlockQ, kBlockKV, 384, kSoftmaxOverlap, Pipe::tensor};
+  // FlashAttention-2: 4 warps, Q tile plus one K and one V tile; halve the KV tile until it fits.
+  double block_q = 128, block_kv = d <= 64 ? 128 : 64;
+  while ((block_q * d + 2 * block_kv * d) * e > smem && block_kv > 32) block_kv /= 2;
+  while ((block_q * d + 2 * block_kv * d) * e > smem && block_q > 64) block_q /= 2;
+  return {block_q, block_kv, 128, 0.5, Pipe::mma_sync};
 }
 
 PlanOption prefill(const wl::AttentionOp& a, const hw::GpuSpec& gpu) {
   const double e = bytes_per_element(a.dtype);
   const double d = static_cast<double>(a.head_dim);
   const double bh = double(a.batch) * double(a.heads);
-  const double q_blocks = std::ceil(double(a.seq_q) / kBlockQ);
-  const double steps = kv_steps_per_block(a);
+  const FlashTiles tiles = tiles_for(gpu, d, e);
+  const double block_q = tiles.block_q, block_kv = tiles.block_kv;
+  const double q_blocks = std::ceil(double(a.seq_q) / block_q);
+  const double steps = kv_steps_per_block(a, block_q, block_kv);
   KernelPlan k;
-  k.name = "flash attention fwd " + std::to_string(int(kBlockQ)) + "x" + std::to_string(int(kBlockKV)) +
+  k.name = "flash attention fwd " + std::to_string(int(block_q)) + "x" + std::to_string(int(block_kv)) +
            (a.causal ? " causal" : "");
   k.blocks = q_blocks * bh;
-  k.threads = 384;  // one producer and two consumer warpgroups
-  k.registers = 168;
-  k.shared_bytes = (kBlockQ * d + 2 * 2 * kBlockKV * d) * e;  // Q tile, double-buffered K and V
-  k.pipe = Pipe::tensor;
+  k.threads = static_cast<int>(tiles.threads);
+  k.registers = tiles.pipe == Pipe::tensor ? 168 : 255;
+  const double stages = tiles.pipe == Pipe::tensor ? 2 : 1;
+  k.shared_bytes = (block_q * d + stages * 2 * block_kv * d) * e;  // Q tile, K and V stages
+  k.pipe = tiles.pipe;
   k.dtype = a.dtype;
-  const double scores = kBlockQ * kBlockKV * steps;
+  const double scores = block_q * block_kv * steps;
   k.pipe_flops = 4 * d * scores;
   // The diagonal step of a causal block computes a full tile and masks half of it.
-  k.pipe_efficiency = a.causal ? kCausalEfficiency : 1.0;
+  k.pipe_efficiency = (a.causal ? kCausalEfficiency : 1.0) * (a.backward ? kBackwardEfficiency : 1.0);
+  if (a.backward) {
+    k.name = "flash attention bwd" + k.name.substr(std::string("flash attention fwd").size());
+    k.pipe_flops *= 2.5;
+    k.simt_instructions *= 2;
+    k.sfu_ops *= 1;
+  }
   k.simt_instructions = kSoftmaxInstructionsPerScore * scores;
   k.sfu_ops = scores;
-  k.overlap = kSoftmaxOverlap;
+  k.overlap = tiles.overlap;
   // DRAM: Q, K, V and O once (the K/V of one head is shared by its query blocks through L2).
   const double q_bytes = bh * double(a.seq_q) * d * e;
   const double kv_bytes = 2.0 * a.batch * a.kv_heads * double(a.seq_kv) * d * e;
-  k.dram_bytes = (2 * q_bytes + kv_bytes) / k.blocks;
-  k.l2_bytes = 2 * kBlockQ * d * e + steps * 2 * kBlockKV * d * e;
+  k.dram_bytes = (a.backward ? 4 * q_bytes + 2 * kv_bytes : 2 * q_bytes + kv_bytes) / k.blocks;
+  k.l2_bytes = (a.backward ? 2 : 1) * (2 * block_q * d * e + steps * 2 * block_kv * d * e);
   k.dram_rounds = 2;  // Q, then the first K/V stage
   k.fixed_cycles = 1500;  // prologue, the final rescale and the O store
   PlanOption option{k.name, {memset_kernel(gpu), k}, 0};
@@ -91,7 +121,8 @@ PlanOption decode(const wl::AttentionOp& a, const hw::GpuSpec& gpu) {
   k.blocks = tiles * splits;
   k.threads = 128;
   k.registers = 128;
-  k.shared_bytes = 2 * 2 * kBlockKV * d * e;
+  const double stages = 2 * 2 * kBlockKV * d * e <= gpu.sm.shared_memory_kb * 1024 - 2048 ? 2 : 1;
+  k.shared_bytes = stages * 2 * kBlockKV * d * e;
   k.pipe = Pipe::mma_sync;
   k.dtype = a.dtype;
   const double steps = std::ceil(kv_chunks / splits);
@@ -123,7 +154,7 @@ PlanOption decode(const wl::AttentionOp& a, const hw::GpuSpec& gpu) {
 std::vector<PlanOption> AttentionModel::plan(const wl::Op& op, const hw::GpuSpec& gpu) const {
   const auto& a = std::get<wl::AttentionOp>(op);
   (void)gpu.tensor_tflops(a.dtype);  // throws when the GPU has no tensor cores for this type
-  if (double(a.seq_q) < kDecodeRows) return {decode(a, gpu)};
+  if (double(a.seq_q) < kDecodeRows && !a.backward) return {decode(a, gpu)};
   return {prefill(a, gpu)};
 }
 

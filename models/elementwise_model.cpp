@@ -23,8 +23,8 @@ std::vector<PlanOption> ElementwiseModel::plan(const wl::Op& op, const hw::GpuSp
   const double write = n * e.outputs * bytes_per_element(e.out_dtype);
   const bool cast = e.out_dtype != e.dtype;
   PlanOption option;
-  if (cast) {
-    option.name = "unrolled elementwise (cast)";
+  if (cast || !e.contiguous) {
+    option.name = cast ? "unrolled elementwise (cast)" : "elementwise on strided views";
     option.kernels.push_back(streaming_kernel(option.name, n, read, write,
                                               kUnrolledInstructions + kInstructionsPerFlop * e.flops_per_element,
                                               gpu, 4));

@@ -66,7 +66,7 @@ std::string op_shape(const Op& op) {
                    s << "b" << a.batch << " h" << a.heads;
                    if (a.kv_heads != a.heads) s << "/" << a.kv_heads;
                    s << " q" << a.seq_q << " kv" << a.seq_kv << " d" << a.head_dim << (a.causal ? " causal" : "") << " "
-                     << dt(a.dtype);
+                     << dt(a.dtype) << (a.backward ? " bwd" : "");
                  },
                  [&](const Conv2dOp& c) {
                    s << c.n << "x" << c.h << "x" << c.w << "x" << c.c << " k" << c.k << " " << c.r << "x" << c.s;
@@ -77,6 +77,7 @@ std::string op_shape(const Op& op) {
                    s << e.elements << " " << dt(e.dtype);
                    if (e.out_dtype != e.dtype) s << "->" << dt(e.out_dtype);
                    if (e.inputs != 1 || e.outputs != 1) s << " " << e.inputs << "in/" << e.outputs << "out";
+                   if (!e.contiguous) s << " strided";
                  },
                  [&](const RowOp& r) { s << r.rows << "x" << r.cols << " " << dt(r.dtype); },
                  [&](const EmbeddingOp& e) { s << e.tokens << " of " << e.vocab << "x" << e.dim << " " << dt(e.dtype); },
@@ -93,7 +94,8 @@ double op_flops(const Op& op) {
           [](const GemmOp& g) { return 2.0 * g.m * g.n * g.k * g.batch; },
           [](const AttentionOp& a) {
             const double keep = a.causal ? causal_fraction(a.seq_q, a.seq_kv) : 1.0;
-            return 4.0 * a.batch * a.heads * a.seq_q * a.seq_kv * a.head_dim * keep;
+            // Backward: dV, dP, dQ, dK products plus the recomputed scores, 2.5x the forward.
+            return (a.backward ? 2.5 : 1.0) * 4.0 * a.batch * a.heads * a.seq_q * a.seq_kv * a.head_dim * keep;
           },
           [](const Conv2dOp& c) { return 2.0 * c.n * c.p() * c.q() * c.k * c.c * c.r * c.s; },
           [](const ElementwiseOp& e) { return e.flops_per_element * e.elements; },
@@ -122,7 +124,9 @@ double op_min_bytes(const Op& op) {
           },
           [](const AttentionOp& a) {
             const double e = bytes_per_element(a.dtype);
-            return e * a.batch * a.head_dim * (2.0 * a.heads * a.seq_q + 2.0 * a.kv_heads * a.seq_kv);
+            const double q_o = 2.0 * a.heads * a.seq_q, k_v = 2.0 * a.kv_heads * a.seq_kv;
+            // Backward reads Q, K, V, O, dO and writes dQ, dK, dV.
+            return e * a.batch * a.head_dim * (a.backward ? 2 * q_o + 2 * k_v : q_o + k_v);
           },
           [](const Conv2dOp& c) {
             const double e = bytes_per_element(c.dtype);

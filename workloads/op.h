@@ -17,10 +17,11 @@ struct GemmOp {  // C[m,n] = A[m,k] B[k,n], `batch` independent products
   DataType out_dtype = DataType::bf16;
 };
 
-struct AttentionOp {  // fused (flash-style) scaled-dot-product attention forward
+struct AttentionOp {  // fused (flash-style) scaled-dot-product attention, forward or backward
   Count batch = 0, heads = 0, kv_heads = 0, seq_q = 0, seq_kv = 0, head_dim = 0;
   bool causal = false;
   DataType dtype = DataType::bf16;
+  bool backward = false;  // dQ, dK, dV from dO (recomputes the scores)
 };
 
 struct Conv2dOp {  // NHWC implicit GEMM; output (n, p, q, k)
@@ -36,6 +37,7 @@ struct ElementwiseOp {
   DataType out_dtype = DataType::bf16;
   int inputs = 1, outputs = 1;
   double flops_per_element = 1;
+  bool contiguous = true;  // false: strided views (transposes, slices), PyTorch's non-vectorized kernel
 };
 
 enum class RowOpKind { reduce, softmax, layernorm, rmsnorm };

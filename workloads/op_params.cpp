@@ -77,8 +77,9 @@ const std::vector<OpDef>& op_defs() {
         {"seq_kv", P::integer, kReq, "", {}, "key/value length"},
         {"head_dim", P::integer, kReq, "", {}, "head dimension"},
         {"causal", P::boolean, kOpt, "false", {}, "causal mask"},
-        {"dtype", P::dtype, kReq, "", {}, "operand type"}},
-       "fused (flash-style) scaled-dot-product attention forward"},
+        {"dtype", P::dtype, kReq, "", {}, "operand type"},
+        {"backward", P::boolean, kOpt, "false", {}, "the backward pass (dQ, dK, dV) instead of the forward"}},
+       "fused (flash-style) scaled-dot-product attention"},
       {"conv2d",
        {{"n", P::integer, kReq, "", {}, "batch"},
         {"c", P::integer, kReq, "", {}, "input channels"},
@@ -97,7 +98,8 @@ const std::vector<OpDef>& op_defs() {
         {"out_dtype", P::dtype, kOpt, "= dtype", {}, "output type"},
         {"inputs", P::integer, kOpt, "1", {}, "input tensors"},
         {"outputs", P::integer, kOpt, "1", {}, "output tensors"},
-        {"flops_per_element", P::number, kOpt, "1", {}, "arithmetic per element"}},
+        {"flops_per_element", P::number, kOpt, "1", {}, "arithmetic per element"},
+        {"contiguous", P::boolean, kOpt, "true", {}, "false for strided views (transposes, slices): a non-vectorized kernel"}},
        "pointwise map over tensors of equal size (add, mul, GELU, casts, ...)"},
       {"reduce",
        {{"rows", P::integer, kReq, "", {}, "independent reductions"},
@@ -174,6 +176,7 @@ Op build_op(std::string_view op, const ParamMap& p, const std::string& kernel, c
     a.head_dim = get_int(p, "head_dim", 0);
     a.causal = get_bool(p, "causal", false);
     a.dtype = get_dtype(p, "dtype", DataType::bf16);
+    a.backward = get_bool(p, "backward", false);
     for (auto [name, v] : {std::pair{"batch", a.batch}, {"heads", a.heads}, {"kv_heads", a.kv_heads},
                            {"seq_q", a.seq_q}, {"seq_kv", a.seq_kv}, {"head_dim", a.head_dim}})
       check.positive(name, static_cast<double>(v));
@@ -207,6 +210,7 @@ Op build_op(std::string_view op, const ParamMap& p, const std::string& kernel, c
     e.inputs = static_cast<int>(get_int(p, "inputs", 1));
     e.outputs = static_cast<int>(get_int(p, "outputs", 1));
     e.flops_per_element = get_number(p, "flops_per_element", 1);
+    e.contiguous = get_bool(p, "contiguous", true);
     check.positive("elements", static_cast<double>(e.elements));
     check.non_negative("inputs", e.inputs);
     check.positive("outputs", e.outputs);
@@ -275,6 +279,7 @@ std::vector<std::pair<std::string, ParamValue>> op_params(const Op& op) {
     v.insert(v.end(), {{"seq_q", i(a->seq_q)}, {"seq_kv", i(a->seq_kv)}, {"head_dim", i(a->head_dim)}});
     if (a->causal) v.emplace_back("causal", ParamValue{true});
     v.emplace_back("dtype", d(a->dtype));
+    if (a->backward) v.emplace_back("backward", ParamValue{true});
     return v;
   }
   if (auto* c = std::get_if<Conv2dOp>(&op)) {
@@ -291,6 +296,7 @@ std::vector<std::pair<std::string, ParamValue>> op_params(const Op& op) {
     if (e->inputs != 1) v.emplace_back("inputs", i(e->inputs));
     if (e->outputs != 1) v.emplace_back("outputs", i(e->outputs));
     if (e->flops_per_element != 1) v.emplace_back("flops_per_element", ParamValue{e->flops_per_element});
+    if (!e->contiguous) v.emplace_back("contiguous", ParamValue{false});
     return v;
   }
   if (auto* r = std::get_if<RowOp>(&op)) {

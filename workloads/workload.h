@@ -46,6 +46,12 @@ class Workload {
   // Indices of the kernels `i` waits for.
   [[nodiscard]] const std::vector<size_t>& predecessors(size_t i) const { return preds_[i]; }
   [[nodiscard]] size_t size() const { return kernels_.size(); }
+  // The same workload with another eager host cost per kernel.
+  [[nodiscard]] Workload with_host_launch_us(double us) const {
+    Workload w = *this;
+    w.host_launch_us_ = us;
+    return w;
+  }
 
  private:
   std::string name_;

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# gpucast quick start on Debian: installs what is missing, builds, then either runs the demo or
+# the tests.
+#   ./quickstart.sh run    predict a Llama-3-8B block on an H100 and an RTX 4090 (bundled example)
+#   ./quickstart.sh test   build and pass every test (what CI runs)
+set -euo pipefail
+mode=${1:-run}
+case "$mode" in run | test) ;; *) echo "usage: $0 run|test" >&2; exit 2 ;; esac
+cd "$(dirname "$0")"
+
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# Debian packages the build needs (and, for the tests, the browser the report test drives).
+packages="build-essential cmake ninja-build libboost-graph-dev libtomlplusplus-dev libeigen3-dev libcli11-dev catch2"
+[ "$mode" = test ] && packages="$packages chromium nodejs npm"
+missing=""
+for p in $packages; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"; done
+# A Node.js from another source counts as installed.
+if [ "$mode" = test ] && command -v node >/dev/null && command -v npm >/dev/null; then
+  missing=$(echo "$missing" | sed 's/ nodejs//; s/ npm//')
+fi
+if [ -n "${missing// /}" ]; then
+  echo "Installing:$missing"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends $missing
+fi
+
+# Chart libraries for HTML reports (Vega-Lite and vega-embed, versions pinned in package-lock.json).
+if [ ! -d reports/web/node_modules/vega-embed ] && command -v npm >/dev/null; then
+  (cd reports/web && npm ci --silent --no-audit --no-fund) || echo "note: chart libraries not installed; --html will say so"
+fi
+
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
+cmake --build build --parallel
+
+if [ "$mode" = run ]; then
+  build/cli/gpucast predict --gpu h100-sxm,rtx-4090 --workload workloads/examples/llama3-8b-block.toml
+else
+  ctest --test-dir build --output-on-failure --parallel "$(nproc)"
+fi

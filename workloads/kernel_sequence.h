@@ -1,0 +1,28 @@
+#pragma once
+// Appends kernels in program order with scoped names ("l3.qkv"), for the model generators.
+#include <string>
+#include <vector>
+
+#include "workloads/op.h"
+#include "workloads/workload.h"
+
+namespace gpucast::wl {
+
+class KernelSequence {
+ public:
+  void scope(std::string prefix) { prefix_ = std::move(prefix); }
+  void add(const std::string& name, Op op);
+  // Common shapes.
+  void gemm(const std::string& name, double m, double n, double k, DataType t, double batch = 1);
+  void pointwise(const std::string& name, double elements, DataType t, int inputs = 1, double flops = 1,
+                 bool contiguous = true, int outputs = 1);
+  void norm(const std::string& name, double rows, double hidden, DataType t, bool rms);
+  [[nodiscard]] size_t size() const { return kernels_.size(); }
+  [[nodiscard]] std::vector<Kernel> take() { return std::move(kernels_); }
+
+ private:
+  std::string prefix_;
+  std::vector<Kernel> kernels_;
+};
+
+}  // namespace gpucast::wl
