@@ -26,6 +26,10 @@ void add_workload_source_options(CLI::App* cmd, WorkloadSourceOptions& o, bool w
       ->check(CLI::PositiveNumber);
   cmd->add_option("--layers", o.layers, "override a transformer's layer count (one-layer studies)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--layout", o.layout,
+                  "CNN activation layout: nhwc (channels_last, default) | nchw (cuDNN transposes around "
+                  "tensor-core convolutions)")
+      ->check(CLI::IsMember({"nhwc", "nchw"}));
   cmd->add_option("--launch", o.launch, "eager | graph (CUDA graph replay)")->check(CLI::IsMember({"eager", "graph"}));
   if (with_dump) cmd->add_option("--dump-workload", o.dump, "write the generated workload to this file");
 }
@@ -44,6 +48,7 @@ wl::GenerateOptions options_for(const wl::ModelConfig& config, const WorkloadSou
   g.dtype = *parse_dtype(o.dtype);
   g.flash_attention = o.attention != "unfused";
   g.fused_elementwise = o.fuse;
+  g.channels_last = o.layout != "nchw";
   g.recompute = o.recompute;
   g.launch = o.launch == "graph" ? wl::LaunchMode::graph : wl::LaunchMode::eager;
   g.layers = o.layers;
@@ -55,8 +60,10 @@ ResolvedWorkload resolve_workload(const WorkloadSourceOptions& o) {
   if (o.workload.empty() == o.model.empty())
     throw UsageError("give exactly one of --workload FILE or --model NAME_OR_FILE");
   if (!o.workload.empty()) {
-    if (!o.mode.empty() || o.seq > 0 || o.batch != 1 || o.fuse || o.recompute || o.attention != "flash" || !o.dump.empty())
-      throw UsageError("--mode, --batch, --seq, --fuse, --recompute, --attention and --dump-workload go with --model");
+    if (!o.mode.empty() || o.seq > 0 || o.batch != 1 || o.fuse || o.recompute || o.attention != "flash" || !o.dump.empty() ||
+        o.layout != "nhwc")
+      throw UsageError(
+          "--mode, --batch, --seq, --fuse, --recompute, --attention, --layout and --dump-workload go with --model");
     auto w = wl::read_workload_file(o.workload);
     if (o.host_launch_us > 0) w = w.with_host_launch_us(o.host_launch_us);
     return ResolvedWorkload{w, std::nullopt, std::nullopt, {}};

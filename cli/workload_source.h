@@ -25,6 +25,7 @@ struct WorkloadSourceOptions {
   bool fuse = false;
   bool recompute = false;
   std::string launch;
+  std::string layout = "nhwc";
   std::string dump;
   int layers = 0;
   double host_launch_us = 0;

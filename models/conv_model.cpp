@@ -12,6 +12,9 @@ namespace {
 constexpr double kImplicitGemmEfficiency = 0.85;
 // Tensor-core kernels need channels in multiples of 8 (16 bytes of bf16).
 constexpr double kChannelAlignment = 8;
+// Winograd F(2x2, 3x3): a 4x4 input tile gives a 2x2 output tile with 16 multiplies per channel
+// pair instead of 36. The transforms are additions per tile, small next to C x K multiplies.
+constexpr double kWinogradMultiplyReduction = 36.0 / 16.0;
 }  // namespace
 
 std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const hw::GpuSpec& gpu) const {
@@ -38,8 +41,17 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const hw::GpuSpec& gpu
     g.k_padding_factor = steps * tk / g.k;
   }
   auto options = gemm_options(g, gpu);
+  for (auto& option : options) option.name = (pointwise ? "conv as gemm: " : "implicit gemm conv: ") + option.name;
+  // cuDNN runs FP32 3x3 stride-1 convolutions as Winograd when that is faster (SIMT path only).
+  if (c.dtype == DataType::fp32 && c.r == 3 && c.s == 3 && c.stride == 1) {
+    GemmShape w = g;
+    w.k_padding_factor /= kWinogradMultiplyReduction;
+    for (auto& option : gemm_options(w, gpu)) {
+      option.name = "winograd conv: " + option.name;
+      options.push_back(std::move(option));
+    }
+  }
   for (auto& option : options) {
-    option.name = (pointwise ? "conv as gemm: " : "implicit gemm conv: ") + option.name;
     if (padded) {
       const double in_elems = n * double(c.h) * double(c.w);
       option.kernels.insert(option.kernels.begin(),

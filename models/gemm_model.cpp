@@ -109,7 +109,10 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const hw::GpuSpec& gpu)
       const double blocks = tiles_mn * split;
 
       const double stage_bytes = (t.tm + t.tn) * tk * e_in;
-      const double stages = std::clamp(std::floor(smem_budget / stage_bytes), 2.0, 16.0);
+      // A tile needs two stages in flight (load one while computing the other); GPUs with less
+      // shared memory (Turing: 64 KB) never run the largest tiles.
+      if (std::floor(smem_budget / stage_bytes) < 2) continue;
+      const double stages = std::min(std::floor(smem_budget / stage_bytes), 16.0);
       const double smem = stages * stage_bytes;
       const double area = t.tm * t.tn;
 
@@ -129,8 +132,9 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const hw::GpuSpec& gpu)
       const double narrow = std::min(t.tm, t.tn);
       k.pipe_efficiency = g.efficiency * std::min(1.0, narrow / 64.0);
       const double out_tile_bytes = t.tm * t.tn * (split > 1 ? 4.0 : e_out);
-      // Large tensor-core tiles run as 2-CTA clusters that multicast the A tile to both CTAs.
-      const double a_share = tensor && area >= 128 * 128 ? 0.5 : 1.0;
+      // On Hopper and later, large tensor-core tiles run as 2-CTA clusters that multicast the A
+      // tile to both CTAs (thread-block clusters do not exist before compute capability 9).
+      const double a_share = tensor && area >= 128 * 128 && gpu.cc_major() >= 9 ? 0.5 : 1.0;
       k.l2_bytes = (a_share * t.tm + t.tn) * k_exec * e_in + out_tile_bytes;
       const double concurrent = std::min(blocks, double(sms));
       double dram = gemm_dram_bytes(g, t.tm, t.tn, concurrent / split, l2_bytes);

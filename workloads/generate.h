@@ -21,6 +21,9 @@ struct GenerateOptions {
   bool recompute = false;          // activation checkpointing in training: forward again in backward
   LaunchMode launch = LaunchMode::eager;
   int layers = 0;  // > 0: override the model's layer count (one-layer studies)
+  // CNN activation layout. NCHW makes cuDNN's tensor-core convolutions transpose their operands
+  // to NHWC and back around every call; FP32 (SIMT) convolutions run NCHW natively.
+  bool channels_last = true;
 };
 
 // Memory a run needs on one GPU, in bytes.

@@ -34,11 +34,13 @@ class ConvNet {
     op.stride = stride;
     op.pad = pad;
     op.dtype = t_;
-    seq_.add(name, op);
-    params_ += x.c * k * r * s;
     const Map y{x.n, k, double(op.p()), double(op.q())};
+    transpose(name + ".input_to_nhwc", x);
+    seq_.add(name, op);
+    transpose(name + ".output_to_nchw", y);
+    params_ += x.c * k * r * s;
     saved(x);
-    if (train()) backward_.push_back([=, this]() {
+    if (train()) backward_.push_back([=]() {
       // dgrad: a convolution back to the input's channels; wgrad: a GEMM over the batch positions.
       Conv2dOp d = op;
       d.c = Count(k);
@@ -47,23 +49,37 @@ class ConvNet {
       d.w = Count(y.w);
       d.stride = 1;
       d.pad = std::min(pad, std::min(r, s) / 2);
-      if (d.p() >= 1 && d.q() >= 1 && x.c >= 8) seq_.add(name + ".dgrad", d);
+      if (d.p() >= 1 && d.q() >= 1 && x.c >= 8) {
+        transpose(name + ".dgrad.grad_to_nhwc", y);
+        seq_.add(name + ".dgrad", d);
+        transpose(name + ".dgrad.output_to_nchw", x);
+      }
+      transpose(name + ".wgrad.input_to_nhwc", x);
+      transpose(name + ".wgrad.grad_to_nhwc", y);
       seq_.gemm(name + ".wgrad", k, x.c * r * s, y.n * y.h * y.w, t_);
     });
     return y;
   }
 
+  // cuDNN's layout change around a tensor-core convolution of NCHW tensors (a tiled transpose
+  // that streams the feature map once each way); nothing in channels-last or on the SIMT path.
+  void transpose(const std::string& name, const Map& m) {
+    if (o_.channels_last || t_ == DataType::fp32 || t_ == DataType::fp64) return;
+    seq_.add(name, CopyOp{m.elements() * bytes_per_element(t_), CopyKind::d2d});
+  }
+
   void batchnorm_relu(const std::string& name, const Map& x, bool relu = true) {
     if (train()) {
       seq_.add(name + ".stats", RowOp{RowOpKind::reduce, Count(x.c), Count(x.n * x.h * x.w), t_});
-      backward_.push_back([=, this]() { seq_.pointwise(name + ".grad", x.elements(), t_, 3, 8); });
+      backward_.push_back([=]() { seq_.pointwise(name + ".grad", x.elements(), t_, 3, 8); });
     }
     // Eager BatchNorm: cast the per-channel statistics to fp32, form the scale, then the
-    // channels-last transform, which indexes each element's channel (PyTorch's non-vectorized path).
+    // transform. Channels-last indexes each element's channel (PyTorch's non-vectorized path);
+    // NCHW walks contiguous planes of one channel.
     ElementwiseOp cast{Count(x.c), t_, DataType::fp32, 1, 1, 0, true};
     seq_.add(name + ".stats_to_fp32", cast);
     seq_.pointwise(name + ".scale", x.c, DataType::fp32, 2, 3);
-    seq_.pointwise(name, x.elements(), t_, 1, 2, false);
+    seq_.pointwise(name, x.elements(), t_, 1, 2, !o_.channels_last);
     if (relu) seq_.pointwise(name + ".relu", x.elements(), t_, 1, 1);
     params_ += 2 * x.c;
     saved(x);
@@ -71,20 +87,20 @@ class ConvNet {
 
   void pointwise(const std::string& name, double elements, int inputs, double flops, bool contiguous = true) {
     seq_.pointwise(name, elements, t_, inputs, flops, contiguous);
-    if (train()) backward_.push_back([=, this]() { seq_.pointwise(name + ".grad", elements, t_, inputs + 1, flops); });
+    if (train()) backward_.push_back([=]() { seq_.pointwise(name + ".grad", elements, t_, inputs + 1, flops); });
   }
 
   void group_norm(const std::string& name, const Map& x, double groups) {
     seq_.norm(name, x.n * groups, x.c / groups * x.h * x.w, t_, false);
     params_ += 2 * x.c;
     saved(x);
-    if (train()) backward_.push_back([=, this]() { seq_.pointwise(name + ".grad", x.elements(), t_, 3, 8); });
+    if (train()) backward_.push_back([=]() { seq_.pointwise(name + ".grad", x.elements(), t_, 3, 8); });
   }
 
   void linear(const std::string& name, double rows, double out, double in) {
     seq_.gemm(name, rows, out, in, t_);
     params_ += out * in;
-    if (train()) backward_.push_back([=, this]() {
+    if (train()) backward_.push_back([=]() {
       seq_.gemm(name + ".dgrad", rows, in, out, t_);
       seq_.gemm(name + ".wgrad", in, out, rows, t_);
     });
@@ -99,7 +115,7 @@ class ConvNet {
     a.head_dim = Count(hd);
     a.dtype = t_;
     seq_.add(name, a);
-    if (train()) backward_.push_back([=, this]() {
+    if (train()) backward_.push_back([=]() {
       AttentionOp b = a;
       b.backward = true;
       seq_.add(name + ".grad", b);

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Compare gpucast predictions with published end-to-end measurements.
+
+Reads validation/published/references.toml, runs `gpucast predict` for each entry and writes the
+table (Markdown) and the raw numbers (JSON). No published number feeds any model constant.
+
+usage: published_compare.py [--gpucast build/cli/gpucast] [--out validation/published/comparison]
+"""
+import argparse
+import json
+import pathlib
+import subprocess
+import sys
+import tomllib
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def predict(gpucast, gpu, args):
+    cmd = [gpucast, "predict", "--gpu", gpu, *args, "--format", "json"]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def arg_value(args, flag, default):
+    return type(default)(args[args.index(flag) + 1]) if flag in args else default
+
+
+def predicted(gpucast, ref):
+    args = list(ref["args"])
+    metric = ref["metric"]
+    if metric == "generate_ms":
+        n_in, n_out = ref["input_tokens"], ref["output_tokens"]
+        prefill = predict(gpucast, ref["gpu"], args + ["--mode", "prefill", "--seq", str(n_in)])
+        # The first output token comes from the prefill; each further one is a decode step.
+        mean_context = n_in + n_out // 2
+        decode = predict(gpucast, ref["gpu"], args + ["--mode", "decode", "--context", str(mean_context)])
+        return (prefill["total_us"] + (n_out - 1) * decode["total_us"]) / 1e3, prefill["memory"]["fits"]
+    p = predict(gpucast, ref["gpu"], args)
+    seconds = p["total_us"] * 1e-6
+    batch = arg_value(args, "--batch", 1)
+    if metric == "samples_per_s":
+        return batch / seconds, p["memory"]["fits"]
+    if metric == "tokens_per_s":
+        return p["throughput"]["tokens_per_s"], p["memory"]["fits"]
+    sys.exit(f"{ref['id']}: unknown metric {metric}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gpucast", default=str(ROOT / "build/cli/gpucast"))
+    ap.add_argument("--references", default=str(ROOT / "validation/published/references.toml"))
+    ap.add_argument("--out", default=str(ROOT / "validation/published/comparison"))
+    a = ap.parse_args()
+    refs = tomllib.loads(pathlib.Path(a.references).read_text())["reference"]
+    rows = []
+    for ref in refs:
+        value, fits = predicted(a.gpucast, ref)
+        # Error as prediction over measurement, in the direction of time: a throughput predicted
+        # too high is a time predicted too low.
+        if ref["metric"] == "generate_ms":
+            err = value / ref["published"] - 1
+        else:
+            err = ref["published"] / value - 1
+        rows.append({**ref, "predicted": value, "fits": fits, "time_error": err})
+        print(f"{ref['id']:40s} published {ref['published']:9.1f} predicted {value:9.1f}  time error {err:+.1%}")
+    unit = {"samples_per_s": "samples/s", "tokens_per_s": "tokens/s", "generate_ms": "ms"}
+    lines = ["| Setting | GPU | Published | gpucast | Time error |", "|---|---|---:|---:|---:|"]
+    for r in rows:
+        lines.append(f"| {r['setting']} | {r['gpu']} | {r['published']:.1f} {unit[r['metric']]} | "
+                     f"{r['predicted']:.1f} {unit[r['metric']]} | {r['time_error']:+.0%} |")
+    abs_errs = sorted(abs(r["time_error"]) for r in rows)
+    lines.append("")
+    lines.append(f"Median absolute time error {abs_errs[len(abs_errs) // 2]:.0%} over {len(rows)} settings; "
+                 f"{sum(e <= 0.15 for e in abs_errs)} of {len(rows)} within 15%.")
+    out = pathlib.Path(a.out)
+    out.with_suffix(".md").write_text("\n".join(lines) + "\n")
+    out.with_suffix(".json").write_text(json.dumps(rows, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
