@@ -13,5 +13,8 @@ void add_explain_command(CLI::App& app, AppContext& ctx);
 void add_predict_command(CLI::App& app, AppContext& ctx);
 void add_bench_command(CLI::App& app, AppContext& ctx);
 void add_calibrate_command(CLI::App& app, AppContext& ctx);
+void add_cost_command(CLI::App& app, AppContext& ctx);
+void add_compare_command(CLI::App& app, AppContext& ctx);
+void add_sweep_command(CLI::App& app, AppContext& ctx);
 
 }  // namespace gpucast::cli

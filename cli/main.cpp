@@ -19,6 +19,9 @@ int main(int argc, char** argv) {
     gpucast::cli::add_explain_command(app, ctx);
     gpucast::cli::add_bench_command(app, ctx);
     gpucast::cli::add_calibrate_command(app, ctx);
+    gpucast::cli::add_compare_command(app, ctx);
+    gpucast::cli::add_cost_command(app, ctx);
+    gpucast::cli::add_sweep_command(app, ctx);
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

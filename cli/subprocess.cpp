@@ -1,5 +1,7 @@
 #include "cli/subprocess.h"
 
+#include "cli/progress_bar.h"
+
 #include <unistd.h>
 
 #include <array>
@@ -51,10 +53,7 @@ void Progress::line(const std::string& text) {
     std::cerr << "  " << k << "/" << n << " " << m[3].str() << "\n";
     return;
   }
-  const int width = 30;
-  const int filled = width * k / n;
-  std::cerr << "\r  [" << std::string(filled, '#') << std::string(width - filled, '.') << "] " << k << "/" << n << " "
-            << m[3].str().substr(0, 40) << "\033[K" << std::flush;
+  draw_bar(size_t(k), size_t(n), m[3].str());
 }
 
 void Progress::finish() {

@@ -66,21 +66,21 @@ ResolvedWorkload resolve_workload(const WorkloadSourceOptions& o) {
           "--mode, --batch, --seq, --fuse, --recompute, --attention, --layout and --dump-workload go with --model");
     auto w = wl::read_workload_file(o.workload);
     if (o.host_launch_us > 0) w = w.with_host_launch_us(o.host_launch_us);
-    return ResolvedWorkload{w, std::nullopt, std::nullopt, {}};
+    return ResolvedWorkload{w, std::nullopt, std::nullopt, {}, o.host_launch_us};
   }
   const auto config = wl::load_model(o.model);
   const auto options = options_for(config, o);
   auto generated = wl::generate(config, options);
   if (o.host_launch_us > 0) generated.workload = generated.workload.with_host_launch_us(o.host_launch_us);
   if (!o.dump.empty()) emit(wl::write_workload(generated.workload), o.dump);
-  ResolvedWorkload r{generated.workload, config, generated, options};
-  return r;
+  return ResolvedWorkload{generated.workload, config, generated, options, o.host_launch_us};
 }
 
 ResolvedWorkload regenerate(const ResolvedWorkload& base, const wl::GenerateOptions& options) {
   if (!base.config) throw UsageError("this setting can be swept only for --model workloads");
   auto generated = wl::generate(*base.config, options);
-  return ResolvedWorkload{generated.workload, base.config, generated, options};
+  if (base.host_launch_us > 0) generated.workload = generated.workload.with_host_launch_us(base.host_launch_us);
+  return ResolvedWorkload{generated.workload, base.config, generated, options, base.host_launch_us};
 }
 
 reports::ModelRun model_run(const ResolvedWorkload& w, const hw::GpuSpec& gpu) {

@@ -38,6 +38,7 @@ struct ResolvedWorkload {
   std::optional<wl::ModelConfig> config;
   std::optional<wl::GeneratedModel> model;
   wl::GenerateOptions options;
+  double host_launch_us = 0;  // > 0: applied to every (re)generated workload
 };
 
 // Reads the workload file or generates the model's workload; throws UsageError when neither or

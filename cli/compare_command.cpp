@@ -1,0 +1,218 @@
+// `gpucast compare`: one workload on several GPUs, side by side: time, speed against a baseline,
+// memory fit, price, throughput per dollar and per watt, and cost per result owned and rented.
+#include <memory>
+#include <sstream>
+
+#include "cli/commands.h"
+#include "cli/cost_options.h"
+#include "cli/output.h"
+#include "cli/run_summary.h"
+#include "hardware/errors.h"
+#include "models/cost/ranking.h"
+#include "reports/units.h"
+
+namespace gpucast::cli {
+namespace {
+namespace cost = models::cost;
+using reports::Json;
+using reports::Table;
+
+struct CompareOptions {
+  std::vector<std::string> gpus;
+  std::string baseline;
+  std::string rank = "time";
+  std::vector<std::string> sets;
+  WorkloadSourceOptions source;
+  CostFlags flags;
+  OutputOptions out;
+};
+
+std::vector<std::string> gpu_list(const std::vector<std::string>& items, const hw::Catalog& catalog) {
+  std::vector<std::string> out;
+  for (const auto& item : items) {
+    std::stringstream ss(item);
+    for (std::string part; std::getline(ss, part, ',');) {
+      if (part == "all") {
+        for (const auto& id : catalog.ids()) out.push_back(id);
+      } else if (!part.empty()) {
+        out.push_back(part);
+      }
+    }
+  }
+  if (out.empty()) throw UsageError("--gpus needs at least one GPU");
+  return out;
+}
+
+Json optional_number(const std::optional<double>& v) { return v ? Json(*v) : Json(); }
+std::string optional_usd(const std::optional<double>& v) { return v ? reports::usd(*v) : "-"; }
+
+std::string rate_text(double v, const std::string& unit) { return reports::count(v) + " " + unit; }
+
+reports::Report build_report(const CompareOptions& o, const std::vector<cost::ComparisonRow>& rows,
+                             const std::string& workload, const std::string& result, const std::string& baseline) {
+  reports::Report r;
+  r.title = "Comparing " + std::to_string(rows.size()) + " GPUs on " + workload;
+  r.summary.push_back("Ranked by " + o.rank + "; speed relative to " + baseline + ". Owned cost assumes " +
+                      reports::percent(o.flags.utilization) + " utilization over " + reports::fixed(o.flags.years, 1) +
+                      " years at $" + reports::fixed(o.flags.usd_per_kwh, 3) +
+                      "/kWh (gpucast cost shows every input); rented uses the cheapest on-demand price in the catalog.");
+  const std::string tp_unit = rows.empty() ? "" : rows.front().throughput_unit;
+  Table t({{"#", reports::Align::right},
+           {"gpu"},
+           {"time/step", reports::Align::right},
+           {tp_unit, reports::Align::right},
+           {"speed", reports::Align::right},
+           {"bound"},
+           {"fits"},
+           {"price", reports::Align::right},
+           {tp_unit + " per $1k", reports::Align::right},
+           {tp_unit + " per W", reports::Align::right},
+           {"owned $/" + result, reports::Align::right},
+           {"rented $/" + result, reports::Align::right}});
+  for (const auto& row : rows) {
+    const std::string fits = row.fits ? "yes"
+                                      : "NO (" + reports::fixed(row.peak_gb, 0) + " of " +
+                                            reports::fixed(row.capacity_gb, 0) + " GB)";
+    t.add_row({std::to_string(row.rank), row.gpu, reports::duration(row.time_us), reports::sig3(row.throughput),
+               reports::fixed(row.speedup, 2) + "x", row.bound, fits,
+               row.price_usd ? reports::usd(*row.price_usd) : "-",
+               row.throughput_per_kusd ? reports::sig3(*row.throughput_per_kusd) : "-",
+               reports::sig3(row.throughput_per_watt), optional_usd(row.owned_usd_per_result),
+               optional_usd(row.rented_usd_per_result)});
+  }
+  r.sections.push_back({"", "", t});
+  bool any_unfit = false;
+  for (const auto& row : rows) any_unfit |= !row.fits;
+  if (any_unfit)
+    r.sections.push_back({"", "GPUs marked NO cannot hold this workload; their speed assumes they could, and they rank last.",
+                          std::nullopt});
+
+  Table csv({{"rank"}, {"gpu"}, {"time_us"}, {"throughput"}, {"throughput_unit"}, {"speedup"}, {"bound"}, {"fits"},
+             {"peak_gb"}, {"capacity_gb"}, {"price_usd"}, {"gpu_watts"}, {"throughput_per_kusd"},
+             {"throughput_per_watt"}, {"result"}, {"owned_usd_per_result"}, {"rented_usd_per_result"},
+             {"cloud_provider"}});
+  auto num = [](double v) { return reports::format_number(v); };
+  auto opt = [&](const std::optional<double>& v) { return v ? num(*v) : std::string(); };
+  Json gpus = Json::array();
+  for (const auto& row : rows) {
+    csv.add_row({std::to_string(row.rank), row.gpu, num(row.time_us), num(row.throughput), row.throughput_unit,
+                 num(row.speedup), row.bound, row.fits ? "true" : "false", num(row.peak_gb), num(row.capacity_gb),
+                 opt(row.price_usd), num(row.gpu_watts), opt(row.throughput_per_kusd), num(row.throughput_per_watt),
+                 result, opt(row.owned_usd_per_result), opt(row.rented_usd_per_result),
+                 row.cloud ? row.cloud->provider + " " + row.cloud->instance : ""});
+    Json g = Json::object();
+    g.set("rank", row.rank);
+    g.set("gpu", row.gpu);
+    g.set("name", row.name);
+    g.set("time_us", row.time_us);
+    g.set("throughput", row.throughput);
+    g.set("throughput_unit", row.throughput_unit);
+    g.set("results_per_s", row.results_per_s);
+    g.set("speedup", row.speedup);
+    g.set("bound", row.bound);
+    g.set("fits", row.fits);
+    g.set("peak_gb", row.peak_gb);
+    g.set("capacity_gb", row.capacity_gb);
+    g.set("price_usd", optional_number(row.price_usd));
+    g.set("price_kind", row.price_kind);
+    g.set("price_date", row.price_date);
+    g.set("gpu_watts", row.gpu_watts);
+    g.set("throughput_per_kusd", optional_number(row.throughput_per_kusd));
+    g.set("throughput_per_watt", row.throughput_per_watt);
+    g.set("owned_usd_per_result", optional_number(row.owned_usd_per_result));
+    g.set("rented_usd_per_result", optional_number(row.rented_usd_per_result));
+    if (row.cloud) {
+      Json c = Json::object();
+      c.set("provider", row.cloud->provider);
+      c.set("instance", row.cloud->instance);
+      c.set("usd_per_gpu_hour", row.cloud->usd_per_gpu_hour);
+      c.set("date", row.cloud->date);
+      g.set("cloud", c);
+    } else {
+      g.set("cloud", Json());
+    }
+    gpus.push(g);
+  }
+  r.csv = csv;
+  Json j = Json::object();
+  j.set("workload", workload);
+  j.set("result_unit", result);
+  j.set("rank_by", o.rank);
+  j.set("baseline", baseline);
+  Json a = Json::object();
+  a.set("utilization", o.flags.utilization);
+  a.set("years", o.flags.years);
+  a.set("electricity_usd_per_kwh", o.flags.usd_per_kwh);
+  j.set("cost_assumptions", a);
+  j.set("gpus", gpus);
+  r.json = j;
+  r.inputs = {{"workload", workload}, {"result", result}, {"rank by", o.rank}, {"baseline", baseline}};
+  return r;
+}
+}  // namespace
+
+void add_compare_command(CLI::App& app, AppContext& ctx) {
+  auto o = std::make_shared<CompareOptions>();
+  auto* cmd = app.add_subcommand("compare", "One workload on several GPUs: speed, fit, perf per dollar and watt, cost per result");
+  cmd->add_option("--gpus", o->gpus, "catalog ids or .toml files, comma separated; 'all' for the whole catalog")->required();
+  cmd->add_option("--baseline", o->baseline, "GPU the speed column is relative to (default: the first listed)");
+  cmd->add_option("--rank", o->rank, "time | perf-per-usd | usd-per-result (the cheaper of owning and renting)")
+      ->check(CLI::IsMember({"time", "perf-per-usd", "usd-per-result"}));
+  cmd->add_option("--set", o->sets, "override a hardware key on every GPU: key.path=value (repeatable)");
+  add_workload_source_options(cmd, o->source);
+  add_cost_flags(cmd, o->flags, false);
+  add_output_options(cmd, o->out);
+  cmd->callback([o, &ctx] {
+    const auto ids = gpu_list(o->gpus, ctx.catalog);
+    if (o->flags.gpu_usd && ids.size() > 1) throw UsageError("--gpu-usd sets one GPU's price; use it with `gpucast cost`");
+    const std::string baseline = o->baseline.empty() ? ids.front() : o->baseline;
+    if (std::find(ids.begin(), ids.end(), baseline) == ids.end())
+      throw UsageError("--baseline " + baseline + " is not among --gpus");
+    const auto source = resolve_workload(o->source);
+    const auto overrides = hw::parse_overrides(o->sets);
+    const auto unit = result_unit(source);
+
+    std::vector<cost::ComparisonRow> rows;
+    double baseline_us = 0;
+    for (const auto& id : ids) {
+      const auto gpu = ctx.catalog.load(id, overrides);
+      sim::Simulator simulator(gpu);
+      const auto p = simulator.predict(source.workload);
+      const auto s = summarize(source, gpu, p);
+      const auto rc = resolve_cost(o->flags, &gpu);
+      const auto owned = cost::compare_costs(rc.inputs);
+
+      cost::ComparisonRow row;
+      row.gpu = id;
+      row.name = gpu.name;
+      row.time_us = s.time_us;
+      row.results_per_s = s.results_per_s;
+      row.throughput = source.model ? s.items_per_s : s.results_per_s;
+      row.throughput_unit = source.model ? s.items_name : "runs/s";
+      row.bound = s.bound;
+      row.fits = s.fits;
+      row.peak_gb = s.peak_gb;
+      row.capacity_gb = s.capacity_gb;
+      row.price_usd = rc.gpu_price_usd;
+      row.price_kind = gpu.price.kind;
+      row.price_date = gpu.price.date;
+      row.gpu_watts = rc.gpu_watts;
+      if (rc.gpu_price_usd > 0) row.throughput_per_kusd = row.throughput / (rc.gpu_price_usd / 1000);
+      if (rc.gpu_watts > 0) row.throughput_per_watt = row.throughput / rc.gpu_watts;
+      const double results_per_hour = s.results_per_s * 3600;
+      if (results_per_hour > 0 && o->flags.utilization > 0)
+        row.owned_usd_per_result = owned.owned_usd_per_busy_hour / results_per_hour;
+      if (results_per_hour > 0 && rc.on_demand) {
+        row.rented_usd_per_result = rc.on_demand->usd_per_gpu_hour / results_per_hour;
+        row.cloud = rc.on_demand;
+      }
+      if (id == baseline) baseline_us = s.time_us;
+      rows.push_back(row);
+    }
+    for (auto& row : rows) row.speedup = row.time_us > 0 ? baseline_us / row.time_us : 0;
+    cost::rank_rows(rows, cost::parse_rank_by(o->rank));
+    write_report(ctx, build_report(*o, rows, source.workload.name(), unit.name, baseline), o->out);
+  });
+}
+
+}  // namespace gpucast::cli

@@ -1,0 +1,99 @@
+#include "cli/cost_options.h"
+
+#include <cmath>
+
+#include "hardware/errors.h"
+#include "reports/units.h"
+
+namespace gpucast::cli {
+
+void add_cost_flags(CLI::App* cmd, CostFlags& f, bool with_cloud_and_power) {
+  cmd->add_option("--desktop-usd", f.desktop_usd,
+                  "the machine around the GPU (default: $1,000 desktop; $10,000 server share for SXM GPUs); "
+                  "without --gpu, the whole machine")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--gpu-usd", f.gpu_usd, "GPU price (default: the catalog's price.usd)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--gpu-watts", f.gpu_watts, "GPU power while working (default: the catalog's power.tdp_w)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--host-watts", f.host_watts, "rest of the machine while working (default: 100 W; 300 W for SXM)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--utilization", f.utilization, "fraction of the year the GPU works (default 0.15)")
+      ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--electricity-usd-kwh", f.usd_per_kwh, "electricity price, USD per kWh (default 0.12)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--years", f.years, "horizon: years the machine is used and paid off over (default 3)")
+      ->check(CLI::PositiveNumber);
+  if (with_cloud_and_power) {
+    cmd->add_option("--cloud-usd-per-hour", f.cloud_usd_per_hour,
+                    "rent per GPU-hour (default: the cheapest on-demand price in the catalog)")
+        ->check(CLI::NonNegativeNumber);
+    cmd->add_option("--power-limit-w", f.power_limit_w, "cap the GPU's board power (nvidia-smi -pl); slows the SM clock")
+        ->check(CLI::PositiveNumber);
+  }
+}
+
+namespace {
+std::string watts(double w) { return reports::fixed(w, 0) + " W"; }
+}  // namespace
+
+ResolvedCost resolve_cost(const CostFlags& f, const hw::GpuSpec* gpu) {
+  ResolvedCost r;
+  auto& shown = r.shown;
+  if (!gpu) {
+    if (!f.desktop_usd && !f.gpu_usd) throw UsageError("without --gpu, give the machine's price with --desktop-usd");
+    if (!f.gpu_watts) throw UsageError("without --gpu, give the GPU's power with --gpu-watts");
+    if (!f.cloud_usd_per_hour) throw UsageError("without --gpu, give the cloud price with --cloud-usd-per-hour");
+    if (f.power_limit_w) throw UsageError("--power-limit-w needs --gpu (the slowdown depends on the GPU)");
+    r.machine_kind = "machine";
+    r.machine_usd = f.desktop_usd.value_or(0);
+    r.gpu_price_usd = f.gpu_usd.value_or(0);
+    r.gpu_watts = *f.gpu_watts;
+    r.host_watts = f.host_watts.value_or(100);
+    shown.push_back({"machine", reports::usd(r.machine_usd), "--desktop-usd"});
+    if (f.gpu_usd) shown.push_back({"GPU", reports::usd(r.gpu_price_usd), "--gpu-usd"});
+    shown.push_back({"GPU power", watts(r.gpu_watts), "--gpu-watts"});
+    shown.push_back({"host power", watts(r.host_watts), f.host_watts ? "--host-watts" : "default: desktop host"});
+  } else {
+    const auto machine = models::cost::default_machine(*gpu);
+    r.machine_kind = machine.kind;
+    r.machine_usd = f.desktop_usd.value_or(machine.machine_usd);
+    r.gpu_price_usd = f.gpu_usd.value_or(gpu->price.usd);
+    r.gpu_watts = f.gpu_watts.value_or(gpu->power.tdp_w);
+    r.host_watts = f.host_watts.value_or(machine.host_watts);
+    shown.push_back({machine.kind, reports::usd(r.machine_usd), f.desktop_usd ? "--desktop-usd" : "default"});
+    shown.push_back({"GPU", reports::usd(r.gpu_price_usd),
+                     f.gpu_usd ? "--gpu-usd"
+                               : "catalog: " + gpu->price.kind + (gpu->price.date.empty() ? "" : " " + gpu->price.date)});
+    shown.push_back({"GPU power", watts(r.gpu_watts), f.gpu_watts ? "--gpu-watts" : "catalog: power.tdp_w"});
+    shown.push_back({"host power", watts(r.host_watts), f.host_watts ? "--host-watts" : "default: " + machine.kind});
+    r.on_demand = models::cost::cheapest_on_demand(*gpu);
+    r.spot = models::cost::cheapest_spot(*gpu);
+  }
+  if (f.power_limit_w && *f.power_limit_w < r.gpu_watts) {
+    shown.push_back({"power limit", watts(*f.power_limit_w), "--power-limit-w"});
+    r.gpu_watts = *f.power_limit_w;
+  }
+  r.inputs.owned.purchase_usd = r.machine_usd + r.gpu_price_usd;
+  r.inputs.owned.busy_watts = r.gpu_watts + r.host_watts;
+  r.inputs.owned.usd_per_kwh = f.usd_per_kwh;
+  r.inputs.utilization = f.utilization;
+  r.inputs.years = f.years;
+  shown.push_back({"utilization", reports::percent(f.utilization), "--utilization (default 15%)"});
+  shown.push_back({"electricity", "$" + reports::fixed(f.usd_per_kwh, 3) + "/kWh", "--electricity-usd-kwh (default $0.12)"});
+  shown.push_back({"horizon", reports::fixed(f.years, f.years == std::floor(f.years) ? 0 : 1) + (f.years == 1 ? " year" : " years"), "--years (default 3)"});
+  if (f.cloud_usd_per_hour) {
+    r.on_demand = models::cost::CloudPrice{"(given)", "", "", "--cloud-usd-per-hour", *f.cloud_usd_per_hour, false};
+    r.spot.reset();
+    shown.push_back({"cloud", "$" + reports::fixed(*f.cloud_usd_per_hour, 2) + "/GPU-hour", "--cloud-usd-per-hour"});
+  } else if (r.on_demand) {
+    shown.push_back({"cloud on-demand", "$" + reports::fixed(r.on_demand->usd_per_gpu_hour, 2) + "/GPU-hour",
+                     "catalog: " + r.on_demand->provider + " " + r.on_demand->instance + " (" + r.on_demand->date + ")"});
+    if (r.spot)
+      shown.push_back({"cloud spot", "$" + reports::fixed(r.spot->usd_per_gpu_hour, 2) + "/GPU-hour",
+                       "catalog: " + r.spot->provider + " " + r.spot->instance + " (" + r.spot->date + ")"});
+  }
+  if (r.on_demand) r.inputs.cloud_usd_per_hour = r.on_demand->usd_per_gpu_hour;
+  return r;
+}
+
+}  // namespace gpucast::cli

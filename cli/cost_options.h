@@ -1,0 +1,55 @@
+#pragma once
+// The owning-versus-renting flags `compare` and `cost` share, and how they combine with a GPU's
+// catalog entry. Every value remembers where it came from (flag, catalog or documented default),
+// so reports can show their inputs.
+#include <optional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "hardware/gpu_spec.h"
+#include "models/cost/ownership.h"
+#include "models/cost/pricing.h"
+
+namespace gpucast::cli {
+
+struct CostFlags {
+  std::optional<double> desktop_usd;
+  std::optional<double> gpu_usd;
+  std::optional<double> gpu_watts;
+  std::optional<double> host_watts;
+  std::optional<double> cloud_usd_per_hour;
+  std::optional<double> power_limit_w;
+  double utilization = 0.15;
+  double years = 3;
+  double usd_per_kwh = 0.12;
+};
+
+// Documented defaults (docs/cost.md): Dettmers' worked example (15% utilization, $0.12/kWh) and a
+// three-year horizon.
+void add_cost_flags(CLI::App* cmd, CostFlags& f, bool with_cloud_and_power);
+
+// One input as shown in reports.
+struct CostInput {
+  std::string name;
+  std::string value;
+  std::string from;  // "--flag", "catalog: ...", "default: ..."
+};
+
+struct ResolvedCost {
+  models::cost::CostInputs inputs;         // cloud price filled when known
+  std::optional<models::cost::CloudPrice> on_demand;
+  std::optional<models::cost::CloudPrice> spot;
+  double gpu_price_usd = 0;
+  double machine_usd = 0;
+  double gpu_watts = 0;
+  double host_watts = 0;
+  std::string machine_kind;
+  std::vector<CostInput> shown;           // the inputs, for the report
+};
+
+// Combines flags with the GPU's catalog entry (when `gpu` is given). Without a GPU, --desktop-usd
+// is the whole machine and --gpu-watts and --cloud-usd-per-hour are required.
+[[nodiscard]] ResolvedCost resolve_cost(const CostFlags& f, const hw::GpuSpec* gpu);
+
+}  // namespace gpucast::cli

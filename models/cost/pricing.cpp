@@ -1,0 +1,37 @@
+#include "models/cost/pricing.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace gpucast::models::cost {
+namespace {
+bool is_server_module(const hw::GpuSpec& gpu) {
+  std::string name = gpu.name + " " + gpu.id;
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+  return name.find("sxm") != std::string::npos;
+}
+
+std::optional<CloudPrice> cheapest(const hw::GpuSpec& gpu, bool spot) {
+  std::optional<CloudPrice> best;
+  for (const auto& offer : gpu.cloud) {
+    const auto rate = spot ? offer.spot_usd_per_gpu_hour() : std::optional<double>(offer.usd_per_gpu_hour());
+    if (!rate) continue;
+    if (!best || *rate < best->usd_per_gpu_hour)
+      best = CloudPrice{offer.provider, offer.instance, offer.date, offer.source, *rate, spot};
+  }
+  return best;
+}
+}  // namespace
+
+MachineDefaults default_machine(const hw::GpuSpec& gpu) {
+  // Desktop: CPU, board, 64 GB RAM, SSD, 1000 W PSU, case (about $1,000 in 2025 parts), drawing
+  // about 100 W besides the GPU (Dettmers' figure). Server: an 8-GPU HGX chassis without GPUs
+  // (CPUs, memory, NICs, switches) at roughly $80,000, an eighth per GPU, and its host power share.
+  if (is_server_module(gpu)) return {"server share", 10000, 300};
+  return {"desktop", 1000, 100};
+}
+
+std::optional<CloudPrice> cheapest_on_demand(const hw::GpuSpec& gpu) { return cheapest(gpu, false); }
+std::optional<CloudPrice> cheapest_spot(const hw::GpuSpec& gpu) { return cheapest(gpu, true); }
+
+}  // namespace gpucast::models::cost

@@ -1,0 +1,34 @@
+#pragma once
+// The grid of a what-if sweep: axes parsed from `--vary KEY=START:STOP:STEP | START:STOP:*FACTOR |
+// V1,V2,...` over hardware keys (any numeric key of the GPU format) and workload parameters of a
+// generated model (batch, seq, context, dtype, layers, launch). Every value is checked when the
+// spec is parsed, so a bad spec fails before any point runs.
+#include <string>
+#include <vector>
+
+namespace gpucast::sim {
+
+enum class AxisKind { hardware, workload };
+
+struct SweepAxis {
+  std::string key;                  // "memory.bandwidth_gbps" or "batch"
+  AxisKind kind = AxisKind::hardware;
+  std::vector<std::string> values;  // in sweep order, as text (numbers without trailing zeros)
+};
+
+// Workload parameters a sweep may vary, in documentation order.
+[[nodiscard]] const std::vector<std::string>& workload_sweep_keys();
+
+// Parses one --vary spec; throws UsageError that quotes the spec and says what is wrong.
+[[nodiscard]] SweepAxis parse_vary(const std::string& spec);
+[[nodiscard]] std::vector<SweepAxis> parse_vary_all(const std::vector<std::string>& specs);
+
+// Number of points of the full grid (product of axis sizes).
+[[nodiscard]] size_t grid_size(const std::vector<SweepAxis>& axes);
+// The values of point `index` of the grid, one per axis; the last axis varies fastest.
+[[nodiscard]] std::vector<std::string> grid_point(const std::vector<SweepAxis>& axes, size_t index);
+
+// The most points one sweep may hold.
+constexpr size_t kMaxSweepPoints = 1'000'000;
+
+}  // namespace gpucast::sim
