@@ -1,6 +1,10 @@
 #include "calibration/validation_output.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "reports/units.h"
+#include "reports/vega.h"
 
 namespace gpucast::calib {
 using reports::Align;
@@ -96,6 +100,114 @@ reports::Json validation_json(const ValidationReport& r) {
   for (const auto& s : r.skipped) skipped.push(s);
   root.set("skipped", std::move(skipped));
   return root;
+}
+
+reports::Chart predicted_vs_measured_chart(const ValidationReport& r) {
+  using reports::Json;
+  using reports::vega::arr;
+  using reports::vega::obj;
+  Json points = Json::array();
+  double lo = INFINITY, hi = 0;
+  for (const auto& c : r.cases) {
+    points.push(obj({{"case", c.id},
+                     {"family", c.family},
+                     {"split", c.split},
+                     {"shape", c.op + " " + c.shape},
+                     {"measured_us", c.measured_us},
+                     {"predicted_us", c.predicted_us},
+                     {"error", c.error()},
+                     {"kernel", c.option}}));
+    lo = std::min({lo, c.measured_us, c.predicted_us});
+    hi = std::max({hi, c.measured_us, c.predicted_us});
+  }
+  if (!(lo < hi)) lo = 1, hi = 10;
+  lo /= 1.5;
+  hi *= 1.5;
+  Json bands = Json::array();
+  for (const auto& [name, factor] : std::vector<std::pair<std::string, double>>{
+           {"predicted = measured", 1.0}, {"+10%", 1.1}, {"-10%", 0.9}}) {
+    bands.push(obj({{"line", name}, {"measured_us", lo}, {"predicted_us", lo * factor}}));
+    bands.push(obj({{"line", name}, {"measured_us", hi}, {"predicted_us", hi * factor}}));
+  }
+  const Json domain = arr({lo, hi});
+  const Json x = obj({{"field", "measured_us"}, {"type", "quantitative"}, {"title", "measured (us, log)"},
+                      {"scale", obj({{"type", "log"}, {"domain", domain}})}});
+  const Json y = obj({{"field", "predicted_us"}, {"type", "quantitative"}, {"title", "predicted (us, log)"},
+                      {"scale", obj({{"type", "log"}, {"domain", domain}})}});
+  Json layers = Json::array();
+  layers.push(obj({{"data", obj({{"values", bands}})},
+                   {"mark", obj({{"type", "line"}, {"clip", true}, {"color", "#777"}})},
+                   {"encoding", obj({{"x", x}, {"y", y}, {"detail", obj({{"field", "line"}, {"type", "nominal"}})},
+                                     {"strokeDash", obj({{"field", "line"}, {"type", "nominal"}, {"title", nullptr},
+                                                         {"scale", obj({{"domain", arr({"predicted = measured", "+10%", "-10%"})},
+                                                                        {"range", arr({arr({1, 0}), arr({4, 4}), arr({4, 4})})}})}})}})}}));
+  layers.push(obj({{"data", obj({{"values", points}})},
+                   {"mark", obj({{"type", "point"}, {"filled", true}, {"opacity", 0.7}})},
+                   {"encoding", obj({{"x", x}, {"y", y},
+                                     {"color", obj({{"field", "family"}, {"type", "nominal"}, {"title", "op family"}})},
+                                     {"shape", obj({{"field", "split"}, {"type", "nominal"}, {"title", "split"}})},
+                                     {"tooltip", Json(Json::Array{obj({{"field", "case"}}), obj({{"field", "shape"}}),
+                                                                  obj({{"field", "measured_us"}, {"format", ".2f"}}),
+                                                                  obj({{"field", "predicted_us"}, {"format", ".2f"}}),
+                                                                  obj({{"field", "error"}, {"format", "+.1%"}}),
+                                                                  obj({{"field", "kernel"}})})}})}}));
+  Json s = reports::vega::spec("predicted against measured", Json::array(), 560, 560);
+  s.set("layer", layers);
+  std::string mape = "-";
+  if (r.stats.count("overall")) mape = reports::percent(r.stats.at("overall").at("all").mape);
+  return {"predicted-vs-measured", "Predicted against measured (MAPE " + mape + " over " +
+                                       std::to_string(r.cases.size()) + " kernels)",
+          "One point per validation kernel, on log axes; points between the dashed lines are within 10%. "
+          "Above the solid line the prediction is too slow, below it too fast. Dev cases informed the op "
+          "models' constants; test cases never did.",
+          s};
+}
+
+reports::Chart family_error_chart(const ValidationReport& r) {
+  using reports::Json;
+  using reports::vega::obj;
+  Json rows = Json::array();
+  for (const auto& [family, by_split] : r.stats)
+    for (const auto& [split, st] : by_split)
+      if (split != "all" && st.count > 0) rows.push(obj({{"family", family}, {"split", split}, {"mape", st.mape}, {"cases", st.count}}));
+  Json s = reports::vega::spec("MAPE per family", rows, 560, std::max<int>(160, 30 * int(r.stats.size())));
+  s.set("mark", "bar");
+  s.set("encoding", obj({{"y", obj({{"field", "family"}, {"type", "nominal"}, {"title", "op family"}})},
+                         {"yOffset", obj({{"field", "split"}, {"type", "nominal"}})},
+                         {"x", obj({{"field", "mape"}, {"type", "quantitative"}, {"title", "mean absolute error"},
+                                    {"axis", obj({{"format", ".0%"}})}})},
+                         {"color", obj({{"field", "split"}, {"type", "nominal"}, {"title", "split"}})},
+                         {"tooltip", Json(Json::Array{obj({{"field", "family"}}), obj({{"field", "split"}}),
+                                                      obj({{"field", "mape"}, {"format", ".1%"}}),
+                                                      obj({{"field", "cases"}})})}}));
+  return {"family-error", "Error per op family",
+          "Mean absolute percentage error of each op family, on the test split (held out) and the dev split.", s};
+}
+
+reports::Report validation_document(const ValidationReport& r, bool all_cases, size_t worst) {
+  reports::Report doc;
+  doc.title = "Validation: " + r.gpu_measured + " measured, " + r.gpu_predicted + " predicted";
+  doc.summary.push_back("Measured: " + r.gpu_measured + " (" + r.measured_on + ")");
+  doc.summary.push_back("Predicted with: " + r.gpu_predicted);
+  if (r.stats.count("overall")) {
+    const auto& o = r.stats.at("overall");
+    std::string line = "MAPE " + reports::percent(o.at("all").mape) + " over " + std::to_string(o.at("all").count) + " kernels";
+    if (o.count("test") && o.at("test").count) line += "; test split " + reports::percent(o.at("test").mape);
+    if (o.count("dev") && o.at("dev").count) line += ", dev split " + reports::percent(o.at("dev").mape);
+    doc.summary.push_back(line);
+  }
+  if (!r.skipped.empty()) doc.summary.push_back(std::to_string(r.skipped.size()) + " cases skipped");
+  std::vector<const ValidationCase*> all;
+  for (const auto& c : r.cases) all.push_back(&c);
+  doc.sections.push_back({"Error per op family", "", family_table(r)});
+  doc.sections.push_back({all_cases ? "Cases" : "Worst cases", "", cases_table(all_cases ? all : r.worst(worst))});
+  doc.charts.push_back(predicted_vs_measured_chart(r));
+  doc.charts.push_back(family_error_chart(r));
+  doc.csv = cases_table(all);
+  doc.json = validation_json(r);
+  doc.inputs = {{"measured GPU", r.gpu_measured}, {"measured on", r.measured_on}, {"method", r.method},
+                {"predicted with", r.gpu_predicted}};
+  return doc;
 }
 
 }  // namespace gpucast::calib

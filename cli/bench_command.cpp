@@ -4,7 +4,9 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/output.h"
 #include "reports/units.h"
+#include "reports/vega.h"
 #include "sim/simulator.h"
 
 namespace gpucast::cli {
@@ -13,6 +15,7 @@ struct BenchOptions {
   std::string gpu = "h100-sxm";
   long kernels = 100000;
   bool distinct = false;
+  OutputOptions out;
 };
 
 // Transformer-block-like kernels: GEMMs, attention, norms, pointwise. With `distinct`, every
@@ -48,6 +51,7 @@ void add_bench_command(CLI::App& app, AppContext& ctx) {
   cmd->add_option("--gpu", opts->gpu, "catalog id or .toml file");
   cmd->add_option("--kernels", opts->kernels, "number of kernels")->check(CLI::Range(1L, 100000000L));
   cmd->add_flag("--distinct", opts->distinct, "give every kernel its own shape (no cache hits)");
+  add_output_options(cmd, opts->out);
   cmd->callback([opts, &ctx] {
     using clock = std::chrono::steady_clock;
     const auto gpu = ctx.catalog.load(opts->gpu);
@@ -59,10 +63,24 @@ void add_bench_command(CLI::App& app, AppContext& ctx) {
     const auto t2 = clock::now();
     const double build_s = std::chrono::duration<double>(t1 - t0).count();
     const double predict_s = std::chrono::duration<double>(t2 - t1).count();
-    emit(std::to_string(w.size()) + " kernels (" + (opts->distinct ? "all shapes distinct" : "shapes repeat per layer") +
-         ") on " + gpu.id + ": built in " + reports::fixed(build_s, 3) + " s, predicted in " +
-         reports::fixed(predict_s, 3) + " s (" + reports::count(w.size() / predict_s) +
-         " kernels/s, one core); predicted total " + reports::duration(p.total_us) + "\n");
+    using reports::vega::obj;
+    reports::Report r;
+    r.title = "Simulator benchmark on " + gpu.id;
+    r.summary.push_back(std::to_string(w.size()) + " kernels (" +
+                        (opts->distinct ? "all shapes distinct" : "shapes repeat per layer") + ") on " + gpu.id +
+                        ": built in " + reports::fixed(build_s, 3) + " s, predicted in " + reports::fixed(predict_s, 3) +
+                        " s (" + reports::count(w.size() / predict_s) + " kernels/s, one core); predicted total " +
+                        reports::duration(p.total_us));
+    reports::Table t({{"kernels"}, {"shapes"}, {"build_s"}, {"predict_s"}, {"kernels_per_s"}, {"predicted_total_us"}});
+    t.add_row({std::to_string(w.size()), opts->distinct ? "distinct" : "repeating", reports::format_number(build_s),
+               reports::format_number(predict_s), reports::format_number(w.size() / predict_s),
+               reports::format_number(p.total_us)});
+    r.csv = t;
+    r.json = obj({{"gpu", gpu.id}, {"kernels", long(w.size())}, {"distinct_shapes", opts->distinct},
+                  {"build_s", build_s}, {"predict_s", predict_s}, {"kernels_per_s", w.size() / predict_s},
+                  {"predicted_total_us", p.total_us}});
+    r.inputs = {{"GPU", gpu.id}, {"kernels", std::to_string(w.size())}};
+    write_report(ctx, r, opts->out);
   });
 }
 

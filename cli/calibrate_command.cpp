@@ -7,9 +7,11 @@
 
 #include "calibration/fit.h"
 #include "cli/commands.h"
+#include "cli/output.h"
 #include "cli/subprocess.h"
 #include "reports/table.h"
 #include "reports/units.h"
+#include "reports/vega.h"
 
 namespace gpucast::cli {
 namespace fs = std::filesystem;
@@ -23,6 +25,7 @@ struct CalibrateOptions {
   std::string out;
   bool quick = false;
   bool no_framework = false;
+  OutputOptions report;
 };
 
 fs::path find_microbench(const AppContext& ctx, const std::string& explicit_path) {
@@ -58,6 +61,7 @@ void add_calibrate_command(CLI::App& app, AppContext& ctx) {
   cmd->add_option("-o,--out", opts->out, "profile to write (default hardware/calibrated/<gpu>.toml)");
   cmd->add_flag("--quick", opts->quick, "fewer repetitions (a rough profile in about a minute)");
   cmd->add_flag("--no-framework", opts->no_framework, "skip the PyTorch launch-cost probe");
+  add_output_options(cmd, opts->report, false);
   cmd->callback([opts, &ctx] {
     const auto catalog_gpu = ctx.catalog.load(opts->gpu);
     const fs::path out = opts->out.empty() ? ctx.catalog.hardware_dir() / "calibrated" / (opts->gpu + ".toml")
@@ -110,19 +114,60 @@ void add_calibrate_command(CLI::App& app, AppContext& ctx) {
     // The profile must load like any other description.
     const auto calibrated = ctx.catalog.load(out.string());
 
+    using reports::Json;
+    using reports::vega::obj;
+    reports::Report r;
+    r.title = "Calibrated " + calibrated.id + " from " + result.gpu_name + " -> " + out.string();
     reports::Table table({{"key"}, {"catalog", reports::Align::right}, {"calibrated", reports::Align::right}, {"from"}});
+    reports::Table csv({{"key"}, {"catalog"}, {"calibrated"}, {"ratio"}, {"how"}});
+    Json values = Json::array();
+    Json ratios = Json::array();
     for (const auto& v : result.values) {
       const auto it = catalog_gpu.values.find(v.key);
       const std::string before = it == catalog_gpu.values.end() ? "-" : scalar_to_string(it->second.value);
+      const double* before_num = it == catalog_gpu.values.end() ? nullptr : std::get_if<double>(&it->second.value);
       table.add_row({v.key, before, reports::sig3(v.value), v.how.substr(0, 70)});
+      const std::string ratio = before_num && *before_num != 0 ? reports::format_number(v.value / *before_num) : "";
+      csv.add_row({v.key, before == "-" ? "" : before, reports::format_number(v.value), ratio, v.how});
+      values.push(obj({{"key", v.key}, {"catalog", before_num ? Json(*before_num) : Json()}, {"calibrated", v.value},
+                       {"how", v.how}}));
+      if (!ratio.empty()) ratios.push(obj({{"key", v.key}, {"ratio", v.value / *before_num}}));
     }
-    std::string summary = "Calibrated " + calibrated.id + " from " + result.gpu_name + " -> " + out.string() + "\n\n" +
-                          table.to_text() + "\nFit quality:\n";
-    for (const auto& f : result.fits)
-      summary += "  " + f.name + ": " + std::to_string(f.points) + " points, rms residual " +
-                 reports::percent(f.rms_relative_residual) + "\n";
-    for (const auto& n : result.notes) summary += "  note: " + n + "\n";
-    emit(summary);
+    r.sections.push_back({"Values", "", table});
+    std::string fit_text;
+    Json fits = Json::array();
+    for (const auto& f : result.fits) {
+      fit_text += f.name + ": " + std::to_string(f.points) + " points, rms residual " +
+                  reports::percent(f.rms_relative_residual) + "\n";
+      fits.push(obj({{"name", f.name}, {"points", f.points}, {"rms_relative_residual", f.rms_relative_residual}}));
+    }
+    for (const auto& n : result.notes) fit_text += "note: " + n + "\n";
+    r.sections.push_back({"Fit quality", fit_text, std::nullopt});
+    r.csv = csv;
+    Json j = obj({{"gpu", calibrated.id}, {"measured", result.gpu_name}, {"profile", out.string()}});
+    j.set("values", values);
+    j.set("fits", fits);
+    Json notes = Json::array();
+    for (const auto& n : result.notes) notes.push(n);
+    j.set("notes", notes);
+    r.json = j;
+    Json spec = reports::vega::spec("calibrated over catalog", ratios, 560, std::max<int>(150, 18 * int(ratios.size())));
+    spec.set("layer", Json(Json::Array{
+        obj({{"mark", "bar"},
+             {"encoding", obj({{"y", obj({{"field", "key"}, {"type", "nominal"}, {"title", nullptr}, {"sort", nullptr}})},
+                               {"x", obj({{"field", "ratio"}, {"type", "quantitative"}, {"title", "calibrated / catalog"},
+                                          {"scale", obj({{"type", "log"}})}})},
+                               {"tooltip", Json(Json::Array{obj({{"field", "key"}}),
+                                                            obj({{"field", "ratio"}, {"format", ".3f"}})})}})}}),
+        obj({{"data", obj({{"values", Json(Json::Array{obj({{"x", 1}})})}})},
+             {"mark", obj({{"type", "rule"}, {"color", "#333"}})},
+             {"encoding", obj({{"x", obj({{"field", "x"}, {"type", "quantitative"}})}})}})}));
+    r.charts.push_back({"ratios", "Calibrated against catalog values",
+                        "Each measured key as a multiple of the catalog's value (log scale; the line is 1x): "
+                        "where the datasheet and assumptions were optimistic or pessimistic for this GPU.",
+                        spec});
+    r.inputs = {{"measurements", names}, {"catalog entry", opts->gpu}};
+    write_report(ctx, r, opts->report);
   });
 }
 

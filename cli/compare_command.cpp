@@ -10,6 +10,7 @@
 #include "hardware/errors.h"
 #include "models/cost/ranking.h"
 #include "reports/units.h"
+#include "reports/whatif_charts.h"
 
 namespace gpucast::cli {
 namespace {
@@ -146,7 +147,18 @@ reports::Report build_report(const CompareOptions& o, const std::vector<cost::Co
   j.set("cost_assumptions", a);
   j.set("gpus", gpus);
   r.json = j;
-  r.inputs = {{"workload", workload}, {"result", result}, {"rank by", o.rank}, {"baseline", baseline}};
+  r.charts = reports::compare_charts(rows, result);
+  r.inputs = {{"workload", workload},
+              {"result", result},
+              {"rank by", o.rank},
+              {"baseline", baseline},
+              {"utilization", reports::percent(o.flags.utilization)},
+              {"horizon", reports::fixed(o.flags.years, 1) + " years"},
+              {"electricity", "$" + reports::fixed(o.flags.usd_per_kwh, 3) + "/kWh"}};
+  for (const auto& row : rows)
+    r.inputs.emplace_back(row.gpu + " price", row.price_usd ? reports::usd(*row.price_usd) + " (" + row.price_kind +
+                                                                  (row.price_date.empty() ? "" : " " + row.price_date) + ")"
+                                                            : "unknown");
   return r;
 }
 }  // namespace

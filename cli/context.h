@@ -8,9 +8,12 @@
 
 namespace gpucast::cli {
 
+inline constexpr const char* kVersion = "0.1.0";
+
 struct AppContext {
   std::filesystem::path data_dir;  // holds hardware/ and workloads/
   hw::Catalog catalog;
+  std::string command_line;        // as typed, for report headers
 
   // GPUCAST_HOME when set, else the directory compiled in (the source tree).
   static AppContext from_environment();

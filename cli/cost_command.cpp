@@ -11,6 +11,7 @@
 #include "hardware/errors.h"
 #include "models/cost/power_limit.h"
 #include "reports/units.h"
+#include "reports/whatif_charts.h"
 
 namespace gpucast::cli {
 namespace {
@@ -113,7 +114,6 @@ reports::Report build_report(const CostOptions& o, const hw::GpuSpec* gpu, const
   Table inputs({{"input"}, {"value", reports::Align::right}, {"from"}});
   for (const auto& i : rc.shown) {
     inputs.add_row({i.name, i.value, i.from});
-    r.inputs.emplace_back(i.name, i.value + " (" + i.from + ")");
   }
   r.sections.push_back({"Inputs", "", inputs});
 
@@ -212,6 +212,12 @@ reports::Report build_report(const CostOptions& o, const hw::GpuSpec* gpu, const
   }
   j.set("answer", r.summary.front());
   r.json = j;
+
+  std::vector<reports::CostLine> lines{
+      {"owned", in.owned.purchase_usd, on_demand.electricity_usd_per_year / 365}};
+  if (has_cloud) lines.push_back({"cloud on-demand", 0, on_demand.cloud_usd_per_year / 365});
+  if (spot) lines.push_back({"cloud spot", 0, spot->cloud_usd_per_year / 365});
+  r.charts.push_back(reports::cost_chart(lines, years * 365, has_cloud ? on_demand.break_even_days : std::nullopt));
   return r;
 }
 }  // namespace

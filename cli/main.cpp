@@ -10,9 +10,11 @@
 int main(int argc, char** argv) {
   CLI::App app{"gpucast: analytical GPU performance simulator"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "gpucast 0.1.0");
+  app.set_version_flag("--version", std::string("gpucast ") + gpucast::cli::kVersion);
   try {
     auto ctx = gpucast::cli::AppContext::from_environment();
+    ctx.command_line = "gpucast";
+    for (int i = 1; i < argc; ++i) ctx.command_line += std::string(" ") + argv[i];
     gpucast::cli::add_hw_command(app, ctx);
     gpucast::cli::add_predict_command(app, ctx);
     gpucast::cli::add_validate_command(app, ctx);

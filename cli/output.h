@@ -17,7 +17,9 @@ struct OutputOptions {
   std::string html;    // also write the HTML report here
 };
 
-void add_output_options(CLI::App* cmd, OutputOptions& o);
+// `with_output` false: the command's -o already names something else (calibrate's profile), and
+// results go to stdout.
+void add_output_options(CLI::App* cmd, OutputOptions& o, bool with_output = true);
 
 // Renders in the chosen format to stdout or --output, and the HTML report to --html. Every file is
 // written whole or not at all.

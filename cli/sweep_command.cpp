@@ -11,6 +11,7 @@
 #include "cli/run_summary.h"
 #include "hardware/errors.h"
 #include "reports/units.h"
+#include "reports/whatif_charts.h"
 #include "sim/sweep_grid.h"
 
 namespace gpucast::cli {
@@ -122,16 +123,15 @@ std::vector<std::string> bound_changes(const std::vector<sim::SweepAxis>& axes, 
   const size_t run = axes[last].values.size();
   auto label = [&](const PointResult& p) {
     std::string s;
-    for (size_t i = 0; i < axes.size(); ++i) s += (i ? " " : "") + axes[i].key + "=" + p.values[i];
-    return s;
+    for (size_t i = 0; i < axes.size(); ++i) s += (i ? ", " : "") + axes[i].key + "=" + p.values[i];
+    return axes.size() > 1 ? "(" + s + ")" : s;
   };
   for (size_t i = 1; i < rs.size(); ++i) {
     if (i % run == 0) continue;  // the last axis restarts: not a neighbour
     const auto& a = rs[i - 1];
     const auto& b = rs[i];
     if (!a.error.empty() || !b.error.empty() || a.summary.bound == b.summary.bound) continue;
-    out.push_back(a.summary.bound + " -> " + b.summary.bound + " between " + label(a) + " and " + axes[last].key + "=" +
-                  b.values[last]);
+    out.push_back(a.summary.bound + " -> " + b.summary.bound + " between " + label(a) + " and " + label(b));
     if (out.size() == 20) break;
   }
   return out;
@@ -230,6 +230,15 @@ reports::Report build_report(const SweepOptions& o, const std::vector<sim::Sweep
   }
   r.sections.push_back({"", "", t});
   r.csv = csv;
+  std::vector<reports::SweepPointView> views;
+  for (const auto& p : rs) {
+    reports::SweepPointView v{p.values, std::nullopt, std::nullopt, p.summary.bound};
+    if (p.error.empty()) v.time_us = p.summary.time_us, v.throughput = throughput(p.summary);
+    views.push_back(v);
+  }
+  std::vector<std::string> keys;
+  for (const auto& a : axes) keys.push_back(a.key);
+  r.charts = reports::sweep_charts(keys, views, tp_unit);
   Json j = Json::object();
   j.set("gpu", gpu_id);
   j.set("workload", workload);

@@ -5,6 +5,7 @@
 
 #include "calibration/validation_output.h"
 #include "cli/commands.h"
+#include "cli/output.h"
 #include "cli/subprocess.h"
 
 namespace gpucast::cli {
@@ -17,8 +18,7 @@ struct ValidateOptions {
   std::string families;
   bool quick = false;
   std::string split;
-  std::string format = "table";
-  std::string output;
+  OutputOptions out;
   int worst = 10;
   bool all_cases = false;
 };
@@ -35,10 +35,9 @@ void add_validate_command(CLI::App& app, AppContext& ctx) {
   cmd->add_flag("--quick", opts->quick, "shorter timing windows when measuring");
   cmd->add_option("--split", opts->split, "only the dev or the test half of the cases")
       ->check(CLI::IsMember({"dev", "test"}));
-  cmd->add_option("--format", opts->format, "table | json | csv | markdown")->check(CLI::IsMember(format_choices()));
   cmd->add_option("--worst", opts->worst, "how many of the worst cases to list (table output)");
   cmd->add_flag("--cases", opts->all_cases, "list every case (table, csv and markdown output)");
-  cmd->add_option("-o,--output", opts->output, "write to this file instead of stdout");
+  add_output_options(cmd, opts->out);
   cmd->callback([opts, &ctx] {
     const auto gpu = ctx.catalog.load(opts->gpu, hw::parse_overrides(opts->sets));
     std::string measurements = opts->offline;
@@ -62,27 +61,7 @@ void add_validate_command(CLI::App& app, AppContext& ctx) {
                     "Triton. Its output:\n" + progress.tail());
     }
     const auto report = calib::validate_offline(measurements, gpu, opts->split);
-    std::string text;
-    if (opts->format == "json") {
-      text = calib::validation_json(report).dump(2) + "\n";
-    } else {
-      std::vector<const calib::ValidationCase*> all;
-      for (const auto& c : report.cases) all.push_back(&c);
-      const auto families = calib::family_table(report);
-      const auto cases = calib::cases_table(opts->all_cases ? all : report.worst(opts->worst));
-      if (opts->format == "csv") {
-        text = calib::cases_table(all).to_csv();
-      } else if (opts->format == "markdown") {
-        text = "## Error per op family\n\n" + families.to_markdown() + "\n## " +
-               (opts->all_cases ? std::string("Cases") : "Worst cases") + "\n\n" + cases.to_markdown();
-      } else {
-        text = "Measured: " + report.gpu_measured + " (" + report.measured_on + ")\nPredicted with: " +
-               report.gpu_predicted + "\n\n" + families.to_text() + "\n" +
-               (opts->all_cases ? "Cases:\n" : "Worst cases:\n") + cases.to_text();
-        if (!report.skipped.empty()) text += "\n" + std::to_string(report.skipped.size()) + " cases skipped\n";
-      }
-    }
-    emit(text, opts->output);
+    write_report(ctx, calib::validation_document(report, opts->all_cases, size_t(std::max(0, opts->worst))), opts->out);
   });
 }
 

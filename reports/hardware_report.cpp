@@ -1,7 +1,9 @@
 #include "reports/hardware_report.h"
 
 #include "hardware/key_schema.h"
+#include "reports/prediction_charts.h"
 #include "reports/units.h"
+#include "reports/vega.h"
 
 namespace gpucast::reports {
 namespace {
@@ -119,6 +121,64 @@ Json hardware_to_json(const hw::GpuSpec& gpu) {
   for (const auto& [k, v] : gpu.sources) sources.set(k, v);
   root.set("sources", std::move(sources));
   return root;
+}
+
+Report hardware_list_report(const std::vector<hw::GpuSpec>& gpus) {
+  using vega::obj;
+  Report r;
+  r.title = "GPU catalog: " + std::to_string(gpus.size()) + " GPUs";
+  r.sections.push_back({"", "", hardware_list_table(gpus)});
+  Table csv({{"id"}, {"name"}, {"architecture"}, {"sm_count"}, {"memory_capacity_gb"}, {"memory_type"},
+             {"memory_bandwidth_gbps"}, {"l2_mb"}, {"bf16_tflops"}, {"fp8_tflops"}, {"fp32_tflops"}, {"tdp_w"},
+             {"price_usd"}, {"price_kind"}, {"price_date"}});
+  Json points = Json::array();
+  auto rate = [](const hw::GpuSpec& g, DataType t) { return g.has_tensor(t) ? format_number(g.tensor_tflops(t)) : ""; };
+  for (const auto& g : gpus) {
+    csv.add_row({g.id, g.name, g.architecture, std::to_string(g.sm.count), format_number(g.memory.capacity_gb),
+                 g.memory.type, format_number(g.memory.bandwidth_gbps), format_number(g.cache.l2_mb),
+                 rate(g, DataType::bf16), rate(g, DataType::fp8), format_number(g.compute.fp32_tflops),
+                 format_number(g.power.tdp_w), format_number(g.price.usd), g.price.kind, g.price.date});
+    const double tf = g.has_tensor(DataType::bf16) ? g.tensor_tflops(DataType::bf16)
+                      : g.has_tensor(DataType::fp16) ? g.tensor_tflops(DataType::fp16)
+                                                     : g.compute.fp32_tflops;
+    points.push(obj({{"gpu", g.id}, {"architecture", g.architecture}, {"bandwidth_gbps", g.memory.bandwidth_gbps},
+                     {"tflops", tf}, {"memory_gb", g.memory.capacity_gb}, {"price", usd(g.price.usd)}}));
+  }
+  r.csv = csv;
+  r.json = hardware_list_json(gpus);
+  const Json x = obj({{"field", "bandwidth_gbps"}, {"type", "quantitative"}, {"title", "DRAM bandwidth (GB/s, log)"},
+                      {"scale", obj({{"type", "log"}})}});
+  const Json y = obj({{"field", "tflops"}, {"type", "quantitative"}, {"title", "dense BF16 tensor TFLOP/s (log)"},
+                      {"scale", obj({{"type", "log"}})}});
+  Json layers = Json::array();
+  layers.push(obj({{"mark", obj({{"type", "point"}, {"filled", true}})},
+                   {"encoding", obj({{"x", x}, {"y", y},
+                                     {"color", obj({{"field", "architecture"}, {"type", "nominal"}})},
+                                     {"size", obj({{"field", "memory_gb"}, {"type", "quantitative"}, {"title", "memory (GB)"}})},
+                                     {"tooltip", Json(Json::Array{obj({{"field", "gpu"}}), obj({{"field", "bandwidth_gbps"}}),
+                                                                  obj({{"field", "tflops"}}), obj({{"field", "memory_gb"}}),
+                                                                  obj({{"field", "price"}})})}})}}));
+  layers.push(obj({{"mark", obj({{"type", "text"}, {"align", "left"}, {"dx", 7}, {"fontSize", 10}})},
+                   {"encoding", obj({{"x", x}, {"y", y}, {"text", obj({{"field", "gpu"}})}})}}));
+  Json spec = vega::spec("catalog", points, 640, 420);
+  spec.set("layer", layers);
+  r.charts.push_back({"catalog", "Bandwidth against compute",
+                      "Each GPU by DRAM bandwidth and dense BF16 tensor rate (FP16 where BF16 is missing, FP32 "
+                      "otherwise); the area is the memory capacity. GPUs to the right serve memory-bound work "
+                      "(decode, elementwise) better, GPUs higher up compute-bound work (large GEMMs, prefill).",
+                      spec});
+  return r;
+}
+
+Report hardware_detail_report(const hw::GpuSpec& gpu) {
+  Report r;
+  r.title = gpu.name + " (" + gpu.id + ", " + gpu.origin + ")";
+  r.sections.push_back({"", "", hardware_detail_table(gpu)});
+  r.csv = hardware_detail_table(gpu);
+  r.json = hardware_to_json(gpu);
+  r.charts.push_back(roofline_chart(gpu, nullptr, "roofline"));
+  for (const auto& [k, v] : gpu.sources) r.inputs.emplace_back("source: " + k, v);
+  return r;
 }
 
 }  // namespace gpucast::reports

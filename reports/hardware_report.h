@@ -4,6 +4,7 @@
 
 #include "hardware/gpu_spec.h"
 #include "reports/json.h"
+#include "reports/report.h"
 #include "reports/table.h"
 
 namespace gpucast::reports {
@@ -16,5 +17,11 @@ namespace gpucast::reports {
 [[nodiscard]] Table hardware_detail_table(const hw::GpuSpec& gpu);
 // Nested objects following the TOML key paths, plus "id", "cloud" and "sources".
 [[nodiscard]] Json hardware_to_json(const hw::GpuSpec& gpu);
+
+// `hw list` as a report: the table, raw CSV columns, JSON, and a chart of bandwidth against
+// dense BF16 rate (where each GPU sits between memory-bound and compute-bound work).
+[[nodiscard]] Report hardware_list_report(const std::vector<hw::GpuSpec>& gpus);
+// `hw show` as a report: every key with its source, and the GPU's roofline ceilings.
+[[nodiscard]] Report hardware_detail_report(const hw::GpuSpec& gpu);
 
 }  // namespace gpucast::reports

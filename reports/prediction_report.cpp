@@ -1,5 +1,6 @@
 #include "reports/prediction_report.h"
 
+#include "reports/prediction_charts.h"
 #include "reports/units.h"
 
 namespace gpucast::reports {
@@ -116,6 +117,55 @@ Table kernel_csv_table(const sim::Prediction& p) {
                format_number(achieved_tflops(op), 6), format_number(achieved_gbps(op), 6)});
   }
   return t;
+}
+
+Report prediction_report(const hw::GpuSpec& gpu, const sim::Prediction& p, const ModelRun* run) {
+  Report r;
+  r.title = p.workload + " on " + p.gpu;
+  std::string headline = prediction_summary(p);
+  headline.pop_back();
+  r.summary.push_back(headline);
+  if (run) {
+    std::string model = model_summary(*run, p);
+    size_t start = 0;
+    for (size_t end; (end = model.find('\n', start)) != std::string::npos; start = end + 1)
+      r.summary.push_back(model.substr(start, end - start));
+    r.sections.push_back({"Memory", "", memory_table(*run)});
+  }
+  const bool long_listing = p.kernels.size() > 60;
+  Section kernels{"Kernels", "", kernel_table(p)};
+  kernels.table_in_text = !long_listing;
+  if (long_listing)
+    kernels.text = std::to_string(p.kernels.size()) + " kernels; the text listing leaves them out (--format csv or json "
+                                                      "lists them, and so does this section in Markdown and HTML).";
+  r.sections.push_back(kernels);
+  r.sections.push_back({"Time by op", "", op_summary_table(p)});
+  r.charts.push_back(roofline_chart(gpu, &p, "roofline"));
+  r.charts.push_back(time_by_op_chart(p, "time-by-op"));
+  r.charts.push_back(time_by_bound_chart(p, "time-by-bound"));
+  r.charts.push_back(timeline_chart(p, "timeline"));
+  r.csv = kernel_csv_table(p);
+  Json j = prediction_json(p);
+  if (run) {
+    j.set("model", run->model.workload.name());
+    j.set("memory", memory_json(*run));
+    j.set("throughput", throughput_json(*run, p));
+  }
+  r.json = j;
+  r.inputs = {{"GPU", gpu.name + " (" + gpu.id + ", " + gpu.origin + ")"},
+              {"workload", p.workload + ", " + std::to_string(p.kernels.size()) + " kernels"},
+              {"launch", std::string(wl::launch_mode_name(p.launch))},
+              {"SMs", std::to_string(gpu.sm.count) + " at " + fixed(gpu.sm.sustained_clock_mhz, 0) + " MHz"},
+              {"DRAM", bandwidth(gpu.memory.bandwidth_gbps) + ", " + fixed(gpu.memory.capacity_gb, 0) + " GB"},
+              {"L2", fixed(gpu.cache.l2_mb, 0) + " MB, " + bandwidth(gpu.cache.l2_bandwidth_gbps)}};
+  std::string roofs;
+  for (const auto& [t, tf] : gpu.compute.tensor_tflops)
+    roofs += (roofs.empty() ? "" : ", ") + std::string(to_string(t)) + " " + sig3(tf);
+  r.inputs.emplace_back("tensor TFLOP/s (dense)", roofs);
+  r.inputs.emplace_back("launch", "kernel " + duration(gpu.launch.kernel_us) + ", host eager " +
+                                      duration(gpu.launch.host_eager_us) + ", in a graph " +
+                                      duration(gpu.launch.graph_kernel_us));
+  return r;
 }
 
 }  // namespace gpucast::reports

@@ -2,6 +2,8 @@
 // A workload prediction as a table (one row per kernel, then totals and time by op family), as
 // JSON (documented schema, docs/report-formats.md), as CSV and as Markdown.
 #include "reports/json.h"
+#include "reports/model_report.h"
+#include "reports/report.h"
 #include "reports/table.h"
 #include "sim/simulator.h"
 
@@ -14,5 +16,10 @@ namespace gpucast::reports {
 [[nodiscard]] Table kernel_csv_table(const sim::Prediction& p);
 // The headline: total time, GPU busy and idle, achieved rates.
 [[nodiscard]] std::string prediction_summary(const sim::Prediction& p);
+
+// The whole prediction as a report: headline, memory and throughput when `run` is given (a
+// generated model), the kernel list (left out of text output past 60 kernels), time by op, the
+// roofline, where the time goes and the timeline.
+[[nodiscard]] Report prediction_report(const hw::GpuSpec& gpu, const sim::Prediction& p, const ModelRun* run);
 
 }  // namespace gpucast::reports

@@ -13,13 +13,15 @@ Format parse_format(const std::string& text) {
 }
 
 std::string render_text(const Report& r) {
-  std::string out = r.title + "\n";
+  // The headline often starts with the title already; print it once.
+  const bool repeated = !r.summary.empty() && r.summary.front().rfind(r.title, 0) == 0;
+  std::string out = repeated ? "" : r.title + "\n";
   for (const auto& line : r.summary) out += line + "\n";
   for (const auto& s : r.sections) {
     out += "\n";
     if (!s.heading.empty()) out += s.heading + ":\n";
     if (!s.text.empty()) out += s.text + (s.text.back() == '\n' ? "" : "\n");
-    if (s.table) out += s.table->to_text();
+    if (s.table && s.table_in_text) out += s.table->to_text();
   }
   return out;
 }

@@ -16,6 +16,7 @@ struct Section {
   std::string heading;
   std::string text;            // paragraphs before the table; may be empty
   std::optional<Table> table;
+  bool table_in_text = true;   // false: the terminal output leaves the table out (too long to read)
 };
 
 struct Chart {

@@ -106,4 +106,36 @@ std::string Table::to_csv() const {
   return out;
 }
 
+std::string html_escape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string Table::to_html() const {
+  std::string out = "<table>\n<thead><tr>";
+  for (const auto& col : columns_)
+    out += std::string(col.align == Align::right ? "<th class=\"num\">" : "<th>") + html_escape(col.title) + "</th>";
+  out += "</tr></thead>\n<tbody>\n";
+  for (size_t r = 0; r < rows_.size(); ++r) {
+    const bool rule = std::find(separators_before_.begin(), separators_before_.end(), r) != separators_before_.end();
+    out += rule ? "<tr class=\"rule\">" : "<tr>";
+    for (size_t c = 0; c < columns_.size(); ++c)
+      out += std::string(columns_[c].align == Align::right ? "<td class=\"num\">" : "<td>") + html_escape(rows_[r][c]) +
+             "</td>";
+    out += "</tr>\n";
+  }
+  return out + "</tbody>\n</table>\n";
+}
+
 }  // namespace gpucast::reports

@@ -25,12 +25,17 @@ class Table {
   [[nodiscard]] std::string to_text() const;
   [[nodiscard]] std::string to_markdown() const;
   [[nodiscard]] std::string to_csv() const;
+  // An HTML <table> (text escaped; right-aligned columns get class "num").
+  [[nodiscard]] std::string to_html() const;
 
  private:
   std::vector<Column> columns_;
   std::vector<std::vector<std::string>> rows_;
   std::vector<size_t> separators_before_;
 };
+
+// Escapes &, <, >, " and ' for HTML text and attribute values.
+[[nodiscard]] std::string html_escape(const std::string& text);
 
 // Quotes a CSV field when it holds a comma, quote or newline.
 [[nodiscard]] std::string csv_field(const std::string& text);
