@@ -10,13 +10,14 @@ cd "$(dirname "$0")"
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
-# Debian packages the build needs (and, for the tests, the browser the report test drives).
-packages="build-essential cmake ninja-build libboost-graph-dev libtomlplusplus-dev libeigen3-dev libcli11-dev catch2"
-[ "$mode" = test ] && packages="$packages chromium nodejs npm"
+# Debian packages the build needs, npm for the chart libraries of --html reports, and for the
+# tests the browser the report test drives.
+packages="build-essential cmake ninja-build libboost-graph-dev libtomlplusplus-dev libeigen3-dev libcli11-dev catch2 nodejs npm"
+[ "$mode" = test ] && packages="$packages chromium"
 missing=""
 for p in $packages; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"; done
 # A Node.js from another source counts as installed.
-if [ "$mode" = test ] && command -v node >/dev/null && command -v npm >/dev/null; then
+if command -v node >/dev/null && command -v npm >/dev/null; then
   missing=$(echo "$missing" | sed 's/ nodejs//; s/ npm//')
 fi
 if [ -n "${missing// /}" ]; then
@@ -25,9 +26,14 @@ if [ -n "${missing// /}" ]; then
   DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends $missing
 fi
 
-# Chart libraries for HTML reports (Vega-Lite and vega-embed, versions pinned in package-lock.json).
-if [ ! -d reports/web/node_modules/vega-embed ] && command -v npm >/dev/null; then
-  (cd reports/web && npm ci --silent --no-audit --no-fund) || echo "note: chart libraries not installed; --html will say so"
+# Chart libraries for HTML reports (Vega, Vega-Lite and vega-embed, pinned in package-lock.json);
+# gpucast reads them at run time and inlines them into each report.
+if [ ! -f reports/web/node_modules/vega-embed/build/vega-embed.min.js ]; then
+  if [ "$mode" = test ]; then
+    (cd reports/web && npm ci --no-audit --no-fund --loglevel=error)
+  else
+    (cd reports/web && npm ci --no-audit --no-fund --loglevel=error) || echo "note: chart libraries not installed; --html will say how"
+  fi
 fi
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null

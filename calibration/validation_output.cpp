@@ -102,6 +102,16 @@ reports::Json validation_json(const ValidationReport& r) {
   return root;
 }
 
+reports::Table cases_csv_table(const ValidationReport& r) {
+  reports::Table t({{"case"}, {"split"}, {"family"}, {"op"}, {"shape"}, {"measured_us"}, {"predicted_us"}, {"error"},
+                    {"bound"}, {"predicted_kernel"}, {"measured_kernels"}});
+  for (const auto& c : r.cases)
+    t.add_row({c.id, c.split, c.family, c.op, c.shape, reports::format_number(c.measured_us),
+               reports::format_number(c.predicted_us), reports::format_number(c.error()), c.bound, c.option,
+               c.measured_kernels});
+  return t;
+}
+
 reports::Chart predicted_vs_measured_chart(const ValidationReport& r) {
   using reports::Json;
   using reports::vega::arr;
@@ -203,7 +213,7 @@ reports::Report validation_document(const ValidationReport& r, bool all_cases, s
   doc.sections.push_back({all_cases ? "Cases" : "Worst cases", "", cases_table(all_cases ? all : r.worst(worst))});
   doc.charts.push_back(predicted_vs_measured_chart(r));
   doc.charts.push_back(family_error_chart(r));
-  doc.csv = cases_table(all);
+  doc.csv = cases_csv_table(r);
   doc.json = validation_json(r);
   doc.inputs = {{"measured GPU", r.gpu_measured}, {"measured on", r.measured_on}, {"method", r.method},
                 {"predicted with", r.gpu_predicted}};

@@ -10,6 +10,8 @@ namespace gpucast::calib {
 [[nodiscard]] reports::Table family_table(const ValidationReport& r);
 [[nodiscard]] reports::Table cases_table(const std::vector<const ValidationCase*>& cases);
 [[nodiscard]] reports::Json validation_json(const ValidationReport& r);
+// Every case with raw numbers, for scripts (docs/report-formats.md).
+[[nodiscard]] reports::Table cases_csv_table(const ValidationReport& r);
 
 // Predicted against measured, log-log, with the y = x line and +-10% bands; MAPE in the title.
 [[nodiscard]] reports::Chart predicted_vs_measured_chart(const ValidationReport& r);

@@ -29,7 +29,9 @@ std::string slurp(const std::filesystem::path& p) {
 
 CliResult run_gpucast(const std::vector<std::string>& args) {
   TempDir dir;
-  std::string cmd = "GPUCAST_HOME=" + quote(source_dir().string()) + " " + quote(GPUCAST_BINARY);
+  // From the source tree, so that example paths read as the docs write them.
+  std::string cmd = "cd " + quote(source_dir().string()) + " && GPUCAST_HOME=" + quote(source_dir().string()) + " " +
+                    quote(GPUCAST_BINARY);
   for (const auto& a : args) cmd += " " + quote(a);
   cmd += " >" + quote((dir.path() / "out").string()) + " 2>" + quote((dir.path() / "err").string());
   const int status = std::system(cmd.c_str());

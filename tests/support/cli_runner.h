@@ -11,7 +11,7 @@ struct CliResult {
   std::string err;  // stderr
 };
 
-// Runs `gpucast args...` with GPUCAST_HOME at the source tree.
+// Runs `gpucast args...` in the source tree, with GPUCAST_HOME there.
 [[nodiscard]] CliResult run_gpucast(const std::vector<std::string>& args);
 
 // Splits CSV text into rows of fields (quoted fields with commas, quotes and newlines allowed).
