@@ -356,6 +356,28 @@ class Fitter {
       set("launch.host_eager_us", sum / double(r.size()), "host time per eager torch.add (mean of " +
                                                                std::to_string(r.size()) + " probe runs)");
     }
+    // Library ops (cuBLAS matmul, norms, embedding, SDPA) cost more host time than a pointwise op:
+    // dispatcher layers, heuristics, descriptor setup. Mean of those calls less torch.add.
+    const auto calls = records(*fw_, "host_per_call");
+    if (!r.empty() && !calls.empty()) {
+      double add = 0;
+      for (const auto* p : r) add += num(*p, "us_per_op");
+      add /= double(r.size());
+      double sum = 0;
+      int n = 0;
+      for (const auto* p : calls) {
+        const auto* op = p->get("op");
+        const std::string name = op && op->is_string() ? op->as_string() : "";
+        if (name == "matmul" || name == "rms_norm" || name == "embedding" || name == "sdpa_prefill") {
+          sum += num(*p, "us_per_call");
+          ++n;
+        }
+      }
+      if (n > 0)
+        set("launch.host_library_us", std::max(0.0, sum / n - add),
+            "host time per matmul, rms_norm, embedding and SDPA call (mean of " + std::to_string(n) +
+                ") less torch.add's");
+    }
     // What a framework kernel pays: do_bench of the smallest torch.add, less what the model charges
     // such a kernel besides its launch (first touch, one DRAM round trip, its index setup).
     const auto k = records(*fw_, "framework_kernel");

@@ -47,7 +47,6 @@ std::vector<std::string> gpu_list(const std::vector<std::string>& items, const h
 Json optional_number(const std::optional<double>& v) { return v ? Json(*v) : Json(); }
 std::string optional_usd(const std::optional<double>& v) { return v ? reports::usd(*v) : "-"; }
 
-std::string rate_text(double v, const std::string& unit) { return reports::count(v) + " " + unit; }
 
 reports::Report build_report(const CompareOptions& o, const std::vector<cost::ComparisonRow>& rows,
                              const std::string& workload, const std::string& result, const std::string& baseline) {
@@ -71,6 +70,10 @@ reports::Report build_report(const CompareOptions& o, const std::vector<cost::Co
            {"owned $/" + result, reports::Align::right},
            {"rented $/" + result, reports::Align::right}});
   for (const auto& row : rows) {
+    if (!row.error.empty()) {
+      t.add_row({std::to_string(row.rank), row.gpu, "-", "-", "-", "-", "cannot run", "-", "-", "-", "-", "-"});
+      continue;
+    }
     const std::string fits = row.fits ? "yes"
                                       : "NO (" + reports::fixed(row.peak_gb, 0) + " of " +
                                             reports::fixed(row.capacity_gb, 0) + " GB)";
@@ -83,15 +86,20 @@ reports::Report build_report(const CompareOptions& o, const std::vector<cost::Co
   }
   r.sections.push_back({"", "", t});
   bool any_unfit = false;
-  for (const auto& row : rows) any_unfit |= !row.fits;
+  std::string cannot;
+  for (const auto& row : rows) {
+    any_unfit |= !row.fits && row.error.empty();
+    if (!row.error.empty()) cannot += row.gpu + ": " + row.error + "\n";
+  }
   if (any_unfit)
     r.sections.push_back({"", "GPUs marked NO cannot hold this workload; their speed assumes they could, and they rank last.",
                           std::nullopt});
+  if (!cannot.empty()) r.sections.push_back({"Cannot run", cannot, std::nullopt});
 
   Table csv({{"rank"}, {"gpu"}, {"time_us"}, {"throughput"}, {"throughput_unit"}, {"speedup"}, {"bound"}, {"fits"},
              {"peak_gb"}, {"capacity_gb"}, {"price_usd"}, {"gpu_watts"}, {"throughput_per_kusd"},
              {"throughput_per_watt"}, {"result"}, {"owned_usd_per_result"}, {"rented_usd_per_result"},
-             {"cloud_provider"}});
+             {"cloud_provider"}, {"error"}});
   auto num = [](double v) { return reports::format_number(v); };
   auto opt = [&](const std::optional<double>& v) { return v ? num(*v) : std::string(); };
   Json gpus = Json::array();
@@ -100,7 +108,7 @@ reports::Report build_report(const CompareOptions& o, const std::vector<cost::Co
                  num(row.speedup), row.bound, row.fits ? "true" : "false", num(row.peak_gb), num(row.capacity_gb),
                  opt(row.price_usd), num(row.gpu_watts), opt(row.throughput_per_kusd), num(row.throughput_per_watt),
                  result, opt(row.owned_usd_per_result), opt(row.rented_usd_per_result),
-                 row.cloud ? row.cloud->provider + " " + row.cloud->instance : ""});
+                 row.cloud ? row.cloud->provider + " " + row.cloud->instance : "", row.error});
     Json g = Json::object();
     g.set("rank", row.rank);
     g.set("gpu", row.gpu);
@@ -132,6 +140,7 @@ reports::Report build_report(const CompareOptions& o, const std::vector<cost::Co
     } else {
       g.set("cloud", Json());
     }
+    g.set("error", row.error.empty() ? Json() : Json(row.error));
     gpus.push(g);
   }
   r.csv = csv;
@@ -189,7 +198,20 @@ void add_compare_command(CLI::App& app, AppContext& ctx) {
     for (const auto& id : ids) {
       const auto gpu = ctx.catalog.load(id, overrides);
       sim::Simulator simulator(gpu);
-      const auto p = simulator.predict(source.workload);
+      std::optional<sim::Prediction> prediction;
+      try {
+        prediction = simulator.predict(source.workload);
+      } catch (const UnsupportedError& e) {
+        // Not a mistake in the input: this GPU lacks what the workload needs. Say so in its row.
+        cost::ComparisonRow row;
+        row.gpu = id;
+        row.name = gpu.name;
+        row.error = e.what();
+        row.fits = false;
+        rows.push_back(row);
+        continue;
+      }
+      const auto& p = *prediction;
       const auto s = summarize(source, gpu, p);
       const auto rc = resolve_cost(o->flags, &gpu);
       const auto owned = cost::compare_costs(rc.inputs);
@@ -221,6 +243,7 @@ void add_compare_command(CLI::App& app, AppContext& ctx) {
       if (id == baseline) baseline_us = s.time_us;
       rows.push_back(row);
     }
+    if (baseline_us <= 0) throw UsageError("the baseline " + baseline + " cannot run this workload; pick another with --baseline");
     for (auto& row : rows) row.speedup = row.time_us > 0 ? baseline_us / row.time_us : 0;
     cost::rank_rows(rows, cost::parse_rank_by(o->rank));
     write_report(ctx, build_report(*o, rows, source.workload.name(), unit.name, baseline), o->out);

@@ -70,7 +70,7 @@ std::string answer(const cost::CostComparison& c, const cost::CostInputs& in, bo
     return "Buying pays off: at " + util + " utilization the " + reports::usd(in.owned.purchase_usd) + " machine (plus " +
            reports::usd(c.electricity_usd_per_year) + "/year of electricity) costs less than renting at " + rate +
            " after " + days_text(*c.break_even_days) + "; " + totals;
-  return "Renting is cheaper over your " + horizon + ": at " + util + " utilization owning pays off only after " +
+  return "Renting is cheaper over your " + horizon + " horizon: at " + util + " utilization owning pays off only after " +
          days_text(*c.break_even_days) + "; " + totals;
 }
 

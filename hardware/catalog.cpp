@@ -227,6 +227,7 @@ GpuSpec build_spec(const std::string& id, const std::string& origin, const FlatT
 
   s.launch.kernel_us = number(values, "launch.kernel_us");
   s.launch.host_eager_us = number(values, "launch.host_eager_us");
+  s.launch.host_library_us = number(values, "launch.host_library_us");
   s.launch.graph_kernel_us = number(values, "launch.graph_kernel_us");
   s.launch.queued_kernel_us = number(values, "launch.queued_kernel_us");
   s.launch.blocks_per_us = number(values, "launch.blocks_per_us");

@@ -54,6 +54,7 @@ struct LatencySpec {
 struct LaunchSpec {
   double kernel_us = 0;        // GPU-side, per kernel, launches queued (do_bench of an empty kernel)
   double host_eager_us = 0;    // host CPU time per kernel in eager mode
+  double host_library_us = 0;  // extra host time of a library op (GEMM, attention, norm, ...) in eager mode
   double graph_kernel_us = 0;   // GPU-side per kernel in a CUDA graph replay
   double queued_kernel_us = 0;  // GPU-side per further kernel queued back to back
   double blocks_per_us = 0;     // thread blocks started per microsecond, whole GPU

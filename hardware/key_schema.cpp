@@ -68,6 +68,9 @@ const std::vector<KeyDef>& gpu_keys() {
        "GPU-side cost of one kernel launch: an empty kernel timed with events, launches queued"},
       {"launch.host_eager_us", K::number, "us", kOpt, R::positive,
        "host time to issue one kernel from an eager framework (default from architecture file)"},
+      {"launch.host_library_us", K::number, "us", kOpt, R::non_negative,
+       "extra host time of an eager library op (GEMM, attention, convolution, norm, embedding) over a pointwise "
+       "one: framework dispatch and library setup (default from architecture file)"},
       {"launch.blocks_per_us", K::number, "blocks/us", kOpt, R::positive,
        "thread blocks the GPU's work distributor starts per microsecond (default from architecture file)"},
       {"launch.queued_kernel_us", K::number, "us", kOpt, R::positive,
@@ -181,6 +184,7 @@ const std::vector<KeyDef>& architecture_keys() {
     };
     for (const auto& key : gpu_keys()) {
       const bool defaultable = key.path.rfind("efficiency.", 0) == 0 || key.path == "launch.host_eager_us" ||
+                               key.path == "launch.host_library_us" ||
                                key.path == "launch.graph_kernel_us" || key.path == "launch.queued_kernel_us" ||
                                key.path == "launch.blocks_per_us" ||
                                key.path == "host.transfer_latency_us";

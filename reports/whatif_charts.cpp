@@ -25,6 +25,7 @@ std::vector<Chart> compare_charts(const std::vector<models::cost::ComparisonRow>
   Json cost_rows = Json::array();
   const std::string tp_unit = rows.empty() ? "" : rows.front().throughput_unit;
   for (const auto& r : rows) {
+    if (!r.error.empty()) continue;  // nothing to draw: it cannot run the workload
     const std::string label = std::to_string(r.rank) + ". " + r.gpu + (r.fits ? "" : " (does not fit)");
     time_rows.push(obj({{"gpu", label}, {"rank", r.rank}, {"time_us", r.time_us}, {"time", duration(r.time_us)},
                         {"bound", r.bound}, {"speedup", r.speedup}, {"fits", r.fits}}));

@@ -11,7 +11,6 @@ using test::run_gpucast;
 namespace {
 const std::string kBlock = "workloads/examples/llama3-8b-block.toml";
 
-std::vector<std::string> header_of(const std::string& csv) { return parse_csv(csv).at(0); }
 }  // namespace
 
 SCENARIO("cost reproduces the seed article's break-even as a plain calculator") {
@@ -68,7 +67,7 @@ SCENARIO("compare CSV has one row per GPU under stable columns") {
   CHECK(rows[0] == std::vector<std::string>{"rank", "gpu", "time_us", "throughput", "throughput_unit", "speedup",
                                             "bound", "fits", "peak_gb", "capacity_gb", "price_usd", "gpu_watts",
                                             "throughput_per_kusd", "throughput_per_watt", "result",
-                                            "owned_usd_per_result", "rented_usd_per_result", "cloud_provider"});
+                                            "owned_usd_per_result", "rented_usd_per_result", "cloud_provider", "error"});
   CHECK(std::stod(rows[1][12]) >= std::stod(rows[2][12]));  // best perf per $1k first
 }
 

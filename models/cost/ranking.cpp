@@ -34,6 +34,7 @@ void rank_rows(std::vector<ComparisonRow>& rows, RankBy by) {
     return kMissing;
   };
   std::stable_sort(rows.begin(), rows.end(), [&](const ComparisonRow& a, const ComparisonRow& b) {
+    if (a.error.empty() != b.error.empty()) return a.error.empty();
     if (a.fits != b.fits) return a.fits;
     return key(a) < key(b);
   });

@@ -1,6 +1,7 @@
 #pragma once
 // One GPU's line in a comparison, and the order users ask for. A GPU the workload does not fit on
-// always ranks below every GPU it fits on; a missing value (no price, no cloud offer) ranks last.
+// ranks below every GPU it fits on, and one that cannot run it at all below those; a missing value
+// (no price, no cloud offer) ranks after known ones.
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +35,7 @@ struct ComparisonRow {
   std::optional<Usd> owned_usd_per_result;
   std::optional<Usd> rented_usd_per_result;
   std::optional<CloudPrice> cloud;
+  std::string error;  // the GPU cannot run the workload at all (no fp8 tensor cores, ...)
   int rank = 0;
 
   // The cheaper of owning and renting, if either is known.
