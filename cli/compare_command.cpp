@@ -1,7 +1,6 @@
 // `gpucast compare`: one workload on several GPUs, side by side: time, speed against a baseline,
 // memory fit, price, throughput per dollar and per watt, and cost per result owned and rented.
 #include <memory>
-#include <sstream>
 
 #include "cli/commands.h"
 #include "cli/cost_options.h"
@@ -30,23 +29,18 @@ struct CompareOptions {
 
 std::vector<std::string> gpu_list(const std::vector<std::string>& items, const hw::Catalog& catalog) {
   std::vector<std::string> out;
-  for (const auto& item : items) {
-    std::stringstream ss(item);
-    for (std::string part; std::getline(ss, part, ',');) {
-      if (part == "all") {
-        for (const auto& id : catalog.ids()) out.push_back(id);
-      } else if (!part.empty()) {
-        out.push_back(part);
-      }
+  for (const auto& part : split_commas(items)) {
+    if (part == "all") {
+      for (const auto& id : catalog.ids()) out.push_back(id);
+    } else {
+      out.push_back(part);
     }
   }
   if (out.empty()) throw UsageError("--gpus needs at least one GPU");
   return out;
 }
 
-Json optional_number(const std::optional<double>& v) { return v ? Json(*v) : Json(); }
 std::string optional_usd(const std::optional<double>& v) { return v ? reports::usd(*v) : "-"; }
-
 
 reports::Report build_report(const CompareOptions& o, const std::vector<cost::ComparisonRow>& rows,
                              const std::string& workload, const std::string& result, const std::string& baseline) {
@@ -122,14 +116,14 @@ reports::Report build_report(const CompareOptions& o, const std::vector<cost::Co
     g.set("fits", row.fits);
     g.set("peak_gb", row.peak_gb);
     g.set("capacity_gb", row.capacity_gb);
-    g.set("price_usd", optional_number(row.price_usd));
+    g.set("price_usd", reports::number_or_null(row.price_usd));
     g.set("price_kind", row.price_kind);
     g.set("price_date", row.price_date);
     g.set("gpu_watts", row.gpu_watts);
-    g.set("throughput_per_kusd", optional_number(row.throughput_per_kusd));
+    g.set("throughput_per_kusd", reports::number_or_null(row.throughput_per_kusd));
     g.set("throughput_per_watt", row.throughput_per_watt);
-    g.set("owned_usd_per_result", optional_number(row.owned_usd_per_result));
-    g.set("rented_usd_per_result", optional_number(row.rented_usd_per_result));
+    g.set("owned_usd_per_result", reports::number_or_null(row.owned_usd_per_result));
+    g.set("rented_usd_per_result", reports::number_or_null(row.rented_usd_per_result));
     if (row.cloud) {
       Json c = Json::object();
       c.set("provider", row.cloud->provider);

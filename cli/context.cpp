@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "hardware/errors.h"
 
@@ -47,6 +48,16 @@ void emit(const std::string& text, const std::string& path) {
     std::remove(tmp.c_str());
     throw Error("cannot write '" + path + "': " + ec.message());
   }
+}
+
+std::vector<std::string> split_commas(const std::vector<std::string>& items) {
+  std::vector<std::string> out;
+  for (const auto& item : items) {
+    std::stringstream ss(item);
+    for (std::string part; std::getline(ss, part, ',');)
+      if (!part.empty()) out.push_back(part);
+  }
+  return out;
 }
 
 }  // namespace gpucast::cli

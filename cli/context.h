@@ -23,6 +23,9 @@ struct AppContext {
 // failure never leaves a half-written file.
 void emit(const std::string& text, const std::string& path = "");
 
+// "a,b" "c" -> {"a", "b", "c"}: list options that take comma-separated values, repeatably.
+[[nodiscard]] std::vector<std::string> split_commas(const std::vector<std::string>& items);
+
 // Output formats every result-printing command accepts.
 inline const std::vector<std::string>& format_choices() {
   static const std::vector<std::string> kChoices{"table", "json", "csv", "markdown"};

@@ -38,8 +38,6 @@ struct PerResult {
   double results_per_hour = 0;
 };
 
-Json optional_number(const std::optional<double>& v) { return v ? Json(*v) : Json(); }
-
 std::string years_text(double years) {
   return reports::fixed(years, years == std::floor(years) ? 0 : 1) + (years == 1 ? " year" : " years");
 }
@@ -79,7 +77,7 @@ Json comparison_json(const cost::CostComparison& c) {
   j.set("owned_usd_per_year", c.owned_usd_per_year);
   j.set("electricity_usd_per_year", c.electricity_usd_per_year);
   j.set("cloud_usd_per_year", c.cloud_usd_per_year);
-  j.set("break_even_days", optional_number(c.break_even_days));
+  j.set("break_even_days", reports::number_or_null(c.break_even_days));
   j.set("owned_total_usd", c.owned_total_usd);
   j.set("cloud_total_usd", c.cloud_total_usd);
   j.set("busy_hours_per_year", c.busy_hours_per_year);
@@ -194,7 +192,7 @@ reports::Report build_report(const CostOptions& o, const hw::GpuSpec* gpu, const
     Json pj = Json::object();
     pj.set("limit_w", cap->limit_w);
     pj.set("clock_fraction", cap->clock_fraction);
-    pj.set("slowdown", optional_number(cap->slowdown));
+    pj.set("slowdown", reports::number_or_null(cap->slowdown));
     j.set("power_limit", pj);
   } else {
     j.set("power_limit", Json());

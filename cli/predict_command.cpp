@@ -1,6 +1,5 @@
 // `gpucast predict`: a workload on one or more GPUs.
 #include <memory>
-#include <sstream>
 
 #include "cli/commands.h"
 #include "cli/output.h"
@@ -16,15 +15,6 @@ struct PredictOptions {
   OutputOptions out;
 };
 
-std::vector<std::string> split_list(const std::vector<std::string>& items) {
-  std::vector<std::string> out;
-  for (const auto& item : items) {
-    std::stringstream ss(item);
-    for (std::string part; std::getline(ss, part, ',');)
-      if (!part.empty()) out.push_back(part);
-  }
-  return out;
-}
 }  // namespace
 
 void add_predict_command(CLI::App& app, AppContext& ctx) {
@@ -39,7 +29,7 @@ void add_predict_command(CLI::App& app, AppContext& ctx) {
     const auto overrides = hw::parse_overrides(opts->sets);
     std::vector<reports::Report> reports;
     // Predictions point into their simulator's cache: keep every simulator until the reports exist.
-    for (const auto& id : split_list(opts->gpus)) {
+    for (const auto& id : split_commas(opts->gpus)) {
       const auto gpu = ctx.catalog.load(id, overrides);
       sim::Simulator simulator(gpu);
       const auto p = simulator.predict(source.workload);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -73,6 +74,9 @@ class Json {
   Array& mutable_array();
   Object& mutable_object();
 };
+
+// A number, or null when absent (optional fields of the documented schemas).
+[[nodiscard]] inline Json number_or_null(const std::optional<double>& v) { return v ? Json(*v) : Json(); }
 
 // Formats a double for JSON/CSV: finite, shortest round-trip-ish with up to `digits` significant digits.
 [[nodiscard]] std::string format_number(double v, int digits = 6);
