@@ -5,8 +5,12 @@
 #include <cmath>
 #include <sstream>
 
+#include "hardware/catalog.h"
+#include "hardware/dtype.h"
 #include "hardware/errors.h"
 #include "reports/units.h"
+#include "sim/op_predictor.h"
+#include "workloads/op.h"
 
 namespace gpucast::calib {
 using reports::Json;
@@ -73,6 +77,13 @@ std::vector<const Json*> records(const Json& doc, const std::string& bench) {
   return out;
 }
 
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+}
+
 double num(const Json& r, const std::string& key) {
   const Json* v = r.get(key);
   if (!v || !v->is_number()) throw Error("microbenchmark record lacks numeric '" + key + "'");
@@ -81,8 +92,8 @@ double num(const Json& r, const std::string& key) {
 
 class Fitter {
  public:
-  Fitter(const Json& mb, const Json* fw, const hw::GpuSpec& g, CalibrationResult& out)
-      : mb_(mb), fw_(fw), g_(g), out_(out) {}
+  Fitter(const Json& mb, const Json* fw, const hw::Catalog& catalog, std::string base_id, CalibrationResult& out)
+      : mb_(mb), fw_(fw), catalog_(catalog), base_id_(std::move(base_id)), g_(catalog.load(base_id_)), out_(out) {}
 
   void set(const std::string& key, double v, const std::string& how, bool fraction = false) {
     // A later, better measurement of the same key replaces an earlier one.
@@ -110,17 +121,22 @@ class Fitter {
     latency();
     first_touch();
     compute();
-    gemm();
     launch();
     dispatch();
     pcie();
     framework();
+    // Last: these go through the simulator with everything above, so that the model adds the
+    // fitted terms back up to the measured times.
+    kernel_floor();
+    gemm();
   }
 
  private:
   const Json& mb_;
   const Json* fw_;
-  const hw::GpuSpec& g_;
+  const hw::Catalog& catalog_;
+  std::string base_id_;
+  hw::GpuSpec g_;
   CalibrationResult& out_;
   double clock_mhz_ = 0;
   double dram_gbps_ = 0;
@@ -252,42 +268,80 @@ class Fitter {
           "warp-level mma.sync m16n8k16 bf16: " + reports::sig3(mma) + " TFLOP/s", true);
   }
 
+  // The description the simulator would predict with: the catalog entry with the values fitted so
+  // far and `extra` on top, resolved as loading the calibrated profile will (derived keys follow).
+  [[nodiscard]] hw::GpuSpec fitted_spec(const std::vector<std::pair<std::string, double>>& extra) const {
+    std::vector<hw::Override> sets;
+    auto add = [&](const std::string& key, double v) {
+      sets.push_back({key, FlatValue{v, SourceLocation{"calibration fit"}}});
+    };
+    for (const auto& v : out_.values) add(v.key, v.value);
+    for (const auto& [key, v] : extra) add(key, v);
+    return catalog_.load(base_id_, sets);
+  }
+
+  // Library GEMM efficiency per data type: the fraction that makes the model's GEMM (tile choice,
+  // waves, launch) reproduce the cuBLASLt times, as the median over sizes and layouts (a single
+  // run of one size moves by up to 10%). FP64 has no workload dtype: its rate is taken directly.
   void gemm() {
     std::map<std::string, std::vector<const Json*>> by_type;
     for (const auto* p : records(mb_, "gemm"))
       if (p->get("time_us")) by_type[p->at("dtype").as_string()].push_back(p);
     for (const auto& [type, points] : by_type) {
-      double peak = 0;
-      std::string key;
-      if (type == "fp32") {
-        peak = g_.compute.fp32_tflops;
-        key = "efficiency.fp32";
-      } else if (type == "fp64") {
-        peak = g_.compute.fp64_tflops;
-        key = "efficiency.fp64";
-      } else {
-        const auto t = parse_dtype(type);
-        if (!t || !g_.has_tensor(*t)) continue;
-        peak = g_.tensor_tflops(*t);
-        key = "efficiency.tensor." + type;
+      const std::string how = "cuBLASLt " + type + " GEMMs: median of " + std::to_string(points.size()) +
+                              " runs over square sizes and layouts, normal data";
+      if (type == "fp64") {
+        std::vector<double> effs;
+        for (const auto* p : points) effs.push_back(num(*p, "flops") / (g_.compute.fp64_tflops * 1e6 * num(*p, "time_us")));
+        set("efficiency.fp64", median(effs), how, true);
+        continue;
       }
-      // time = a + FLOPs / (peak x efficiency): a line in FLOPs/peak whose slope is 1/efficiency.
-      std::vector<double> xs, ys;
-      for (const auto* p : points) {
-        xs.push_back(num(*p, "flops") / (peak * 1e6));
-        ys.push_back(num(*p, "time_us"));
-      }
-      double eff = 0;
-      if (xs.size() >= 2) {
-        const LineFit f = fit_line(xs, ys);
-        eff = 1.0 / f.slope;
-        quality("GEMM " + type + " time vs FLOPs", static_cast<int>(xs.size()), f.rms_relative);
-      } else {
-        eff = xs.front() / ys.front();
-      }
-      set(key, eff, "cuBLASLt " + type + " GEMMs at " + std::to_string(points.size()) + " square sizes, normal data",
-          true);
+      const auto t = parse_dtype(type);
+      if (!t) continue;
+      const std::string key = type == "fp32" ? "efficiency.fp32" : "efficiency.tensor." + type;
+      if (type != "fp32" && !g_.has_tensor(*t)) continue;
+      gemm_efficiency(key, *t, points, how);
     }
+  }
+
+  void gemm_efficiency(const std::string& key, DataType t, const std::vector<const Json*>& points,
+                       const std::string& how) {
+    const DataType out_type = t == DataType::fp8 ? DataType::bf16 : t == DataType::int8 ? DataType::fp32 : t;
+    auto predict = [&](double eff) {
+      sim::OpPredictor model(fitted_spec({{key, eff}}));
+      std::vector<sim::OpTiming> timings;
+      for (const auto* p : points) {
+        wl::GemmOp op;
+        op.m = static_cast<wl::Count>(num(*p, "m"));
+        op.n = static_cast<wl::Count>(num(*p, "n"));
+        op.k = static_cast<wl::Count>(num(*p, "k"));
+        op.dtype = t;
+        op.out_dtype = out_type;
+        timings.push_back(model.predict(wl::Op(op)));
+      }
+      return timings;
+    };
+    // Compute-bound kernel time scales as 1/efficiency; iterate for the parts that do not.
+    double eff = 1.0;
+    for (int round = 0; round < 4; ++round) {
+      const auto timings = predict(eff);
+      std::vector<double> ratios;
+      for (size_t i = 0; i < points.size(); ++i) {
+        const double exec_measured = num(*points[i], "time_us") - timings[i].overhead_us;
+        if (exec_measured > 0) ratios.push_back(timings[i].exec_us / exec_measured);
+      }
+      if (ratios.empty()) return missing(key + " GEMM timings");
+      eff = std::min(1.0, eff * median(ratios));
+    }
+    const auto timings = predict(eff);
+    double sum = 0;
+    for (size_t i = 0; i < points.size(); ++i) {
+      const double measured = num(*points[i], "time_us");
+      sum += std::pow((timings[i].duration_us - measured) / measured, 2);
+    }
+    quality("GEMM " + std::string(to_string(t)) + " model vs cuBLASLt", static_cast<int>(points.size()),
+            std::sqrt(sum / double(points.size())));
+    set(key, eff, how, true);
   }
 
   void launch() {
@@ -347,6 +401,31 @@ class Fitter {
     set("host.transfer_latency_us", f.intercept, "intercept of the same fit");
   }
 
+  // What a framework kernel pays to launch as do_bench sees it: the smallest torch.add calls,
+  // less everything else the model charges them (first touch, DRAM round trips, index setup),
+  // median over sizes and repeated do_bench calls (which land ~0.7 us apart from call to call).
+  void kernel_floor() {
+    if (!fw_) return;
+    const auto k = records(*fw_, "framework_kernel");
+    if (k.empty()) return missing("framework kernel timing");
+    constexpr double kPlaceholderUs = 1.0;
+    sim::OpPredictor model(fitted_spec({{"launch.kernel_us", kPlaceholderUs}}));
+    std::vector<double> floors, measured;
+    for (const auto* p : k) {
+      wl::ElementwiseOp op;
+      op.elements = static_cast<wl::Count>(num(*p, "elements"));
+      op.dtype = op.out_dtype = DataType::fp32;
+      op.inputs = p->get("inputs") ? static_cast<int>(num(*p, "inputs")) : 2;
+      const double rest = model.predict(wl::Op(op)).duration_us - kPlaceholderUs;
+      floors.push_back(num(*p, "time_us") - rest);
+      measured.push_back(num(*p, "time_us"));
+    }
+    const double floor = median(floors);
+    set("launch.kernel_us", floor,
+        "do_bench of torch.add at " + std::to_string(k.size()) + " runs of 256..4096 elements (median " +
+            reports::sig3(median(measured)) + " us) less what the model charges them besides the launch");
+  }
+
   void framework() {
     if (!fw_) return missing("framework probe");
     const auto r = records(*fw_, "eager_host");
@@ -378,17 +457,6 @@ class Fitter {
             "host time per matmul, rms_norm, embedding and SDPA call (mean of " + std::to_string(n) +
                 ") less torch.add's");
     }
-    // What a framework kernel pays: do_bench of the smallest torch.add, less what the model charges
-    // such a kernel besides its launch (first touch, one DRAM round trip, its index setup).
-    const auto k = records(*fw_, "framework_kernel");
-    if (k.empty()) return missing("framework kernel timing");
-    double smallest = 1e300;
-    for (const auto* p : k) smallest = std::min(smallest, num(*p, "time_us"));
-    const double first_touch = out_.value("latency.first_touch_us").value_or(g_.latency.first_touch_us);
-    const double rest = first_touch + chase_ns_ * 1e-3 + 200.0 / clock_mhz_;
-    set("launch.kernel_us", smallest - rest,
-        "do_bench of a 256-element torch.add (" + reports::sig3(smallest) + " us) less first touch, one DRAM round "
-        "trip and index setup");
   }
 };
 
@@ -414,7 +482,8 @@ Json merge_measurements(const std::vector<Json>& docs) {
   return merged;
 }
 
-CalibrationResult fit_calibration(const Json& microbench, const Json* framework, const hw::GpuSpec& catalog) {
+CalibrationResult fit_calibration(const Json& microbench, const Json* framework, const hw::Catalog& catalog,
+                                  const std::string& base_id) {
   CalibrationResult out;
   if (const Json* d = microbench.get("device")) {
     if (const Json* n = d->get("name"); n && n->is_string()) out.gpu_name = n->as_string();
@@ -422,7 +491,7 @@ CalibrationResult fit_calibration(const Json& microbench, const Json* framework,
       out.cuda = std::to_string(int(v->as_number()) / 1000) + "." + std::to_string(int(v->as_number()) % 1000 / 10);
   }
   if (const Json* date = microbench.get("date"); date && date->is_string()) out.date = date->as_string();
-  Fitter(microbench, framework, catalog, out).run();
+  Fitter(microbench, framework, catalog, base_id, out).run();
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "hardware/catalog.h"
 #include "hardware/gpu_spec.h"
 #include "reports/json.h"
 
@@ -46,9 +47,10 @@ struct LineFit {
 // Least-squares line through the origin y = b x; intercept is 0.
 [[nodiscard]] LineFit fit_through_origin(const std::vector<double>& x, const std::vector<double>& y);
 
-// `catalog` supplies the datasheet peaks efficiencies are fractions of.
+// `base_id` (a catalog entry) supplies the datasheet peaks efficiencies are fractions of; the values
+// the simulator's own terms decide (GEMM efficiency, the kernel launch floor) are fitted through it.
 [[nodiscard]] CalibrationResult fit_calibration(const reports::Json& microbench, const reports::Json* framework,
-                                                const hw::GpuSpec& catalog);
+                                                const hw::Catalog& catalog, const std::string& base_id);
 
 // Several measurement files as one: results are concatenated (a benchmark measured twice fits on
 // all its points); the device and date of the first file are kept.

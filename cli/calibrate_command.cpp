@@ -104,7 +104,7 @@ void add_calibrate_command(CLI::App& app, AppContext& ctx) {
     const auto microbench = calib::merge_measurements(docs);
     std::optional<reports::Json> framework;
     if (!fw_docs.empty()) framework = calib::merge_measurements(fw_docs);
-    auto result = calib::fit_calibration(microbench, framework ? &*framework : nullptr, catalog_gpu);
+    auto result = calib::fit_calibration(microbench, framework ? &*framework : nullptr, ctx.catalog, opts->gpu);
     if (result.date.empty()) result.date = today();
     std::string names;
     for (const auto& f : microbench_files) names += (names.empty() ? "" : ", ") + fs::path(f).filename().string();

@@ -26,11 +26,12 @@ struct GemmType {
   int ab_bytes;
   int cd_bytes;
   std::vector<int> sizes;
+  bool nn = false;  // also time the NN layout (what PyTorch's row-major A @ B calls); fp8/int8 need TN
 };
 
 // Returns the median time in us, or a negative value when cuBLASLt has no algorithm for the type.
-double time_gemm(const Context& ctx, cublasLtHandle_t lt, const GemmType& t, int n, void* workspace,
-                 size_t workspace_bytes) {
+double time_gemm(const Context& ctx, cublasLtHandle_t lt, const GemmType& t, int n, bool transpose_a,
+                 void* workspace, size_t workspace_bytes) {
   const size_t ab_bytes = size_t(n) * n * t.ab_bytes;
   const size_t cd_bytes = size_t(n) * n * t.cd_bytes;
   void *a = nullptr, *b = nullptr, *d = nullptr;
@@ -45,7 +46,7 @@ double time_gemm(const Context& ctx, cublasLtHandle_t lt, const GemmType& t, int
 
   cublasLtMatmulDesc_t desc;
   CUBLAS_CHECK(cublasLtMatmulDescCreate(&desc, t.compute, t.scale));
-  const cublasOperation_t transa = CUBLAS_OP_T, transb = CUBLAS_OP_N;  // "TN": required for fp8 and int8
+  const cublasOperation_t transa = transpose_a ? CUBLAS_OP_T : CUBLAS_OP_N, transb = CUBLAS_OP_N;
   CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &transa, sizeof transa));
   CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &transb, sizeof transb));
   cublasLtMatrixLayout_t la, lb, lc;
@@ -97,27 +98,32 @@ void run_gemm(const Context& ctx) {
   const size_t workspace_bytes = size_t(64) << 20;
   void* workspace = nullptr;
   CUDA_CHECK(cudaMalloc(&workspace, workspace_bytes));
-  const std::vector<int> big{6144, 8192, 10240};
-  const std::vector<int> simt{4096, 8192};
+  // Sizes apart from the validation suite's square GEMMs (2048..4096, 12288, 16384).
+  const std::vector<int> big{5120, 6144, 7168, 8192, 10240};
+  const std::vector<int> simt{5120, 8192};
   const std::vector<GemmType> types{
-      {"bf16", CUDA_R_16BF, CUDA_R_16BF, CUBLAS_COMPUTE_32F, CUDA_R_32F, 2, 2, big},
-      {"fp16", CUDA_R_16F, CUDA_R_16F, CUBLAS_COMPUTE_32F, CUDA_R_32F, 2, 2, big},
-      {"tf32", CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32, CUDA_R_32F, 4, 4, big},
+      {"bf16", CUDA_R_16BF, CUDA_R_16BF, CUBLAS_COMPUTE_32F, CUDA_R_32F, 2, 2, big, true},
+      {"fp16", CUDA_R_16F, CUDA_R_16F, CUBLAS_COMPUTE_32F, CUDA_R_32F, 2, 2, big, true},
+      {"tf32", CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32, CUDA_R_32F, 4, 4, big, true},
       {"fp8", CUDA_R_8F_E4M3, CUDA_R_16BF, CUBLAS_COMPUTE_32F, CUDA_R_32F, 1, 2, big},
       {"int8", CUDA_R_8I, CUDA_R_32I, CUBLAS_COMPUTE_32I, CUDA_R_32I, 1, 4, big},
-      {"fp32", CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F_PEDANTIC, CUDA_R_32F, 4, 4, simt},
-      {"fp64", CUDA_R_64F, CUDA_R_64F, CUBLAS_COMPUTE_64F, CUDA_R_64F, 8, 8, simt},
+      {"fp32", CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F_PEDANTIC, CUDA_R_32F, 4, 4, simt, true},
+      {"fp64", CUDA_R_64F, CUDA_R_64F, CUBLAS_COMPUTE_64F, CUDA_R_64F, 8, 8, simt, true},
   };
   for (const auto& t : types) {
     for (int n : t.sizes) {
       if (ctx.quick && n != 8192) continue;
-      const double us = time_gemm(ctx, lt, t, n, workspace, workspace_bytes);
-      const double flops = 2.0 * n * n * n;
-      Record r{"gemm"};
-      r.note("dtype", t.name).set("m", n).set("n", n).set("k", n).set("flops", flops);
-      if (us > 0) r.set("time_us", us).set("tflops", flops / us * 1e-6);
-      else r.note("status", "no cuBLASLt algorithm");
-      ctx.emit(r);
+      for (const bool transpose_a : {true, false}) {
+        if (!transpose_a && !t.nn) continue;
+        const double us = time_gemm(ctx, lt, t, n, transpose_a, workspace, workspace_bytes);
+        const double flops = 2.0 * n * n * n;
+        Record r{"gemm"};
+        r.note("dtype", t.name).note("layout", transpose_a ? "tn" : "nn").set("m", n).set("n", n).set("k", n);
+        r.set("flops", flops);
+        if (us > 0) r.set("time_us", us).set("tflops", flops / us * 1e-6);
+        else r.note("status", "no cuBLASLt algorithm");
+        ctx.emit(r);
+      }
     }
   }
   CUDA_CHECK(cudaFree(workspace));
