@@ -24,6 +24,21 @@ constexpr double kSoftmaxRegInstructionsPerElement = 125;  // scalar loads, row 
 constexpr double kSoftmaxInstructionsPerElement = 90;      // vectorized (ILP) passes
 constexpr double kWarpSoftmaxInstructionsPerElement = 65;
 
+// Blocks of `threads` threads using `registers` each that one SM holds at once.
+double resident_blocks_per_sm(double threads, double registers, const hw::GpuSpec& gpu) {
+  const double by_threads = std::floor(gpu.sm.max_threads / threads);
+  const double by_registers = std::floor(gpu.sm.registers_kb * 1024 / 4 / (registers * threads));
+  return std::max(1.0, std::min({by_threads, by_registers, double(gpu.sm.max_blocks)}));
+}
+
+// Share of a second pass over rows that still finds them in L2. While the resident blocks read
+// their rows and reread them, the rows they write pass through the L2 as well: the pass hits
+// when twice the resident rows fit.
+double reread_hit_fraction(double resident_rows, double row_bytes, const hw::GpuSpec& gpu) {
+  const double footprint = 2 * resident_rows * row_bytes;
+  return std::min(1.0, gpu.cache.l2_mb * 1024 * 1024 / std::max(1.0, footprint));
+}
+
 PlanOption reduce_plan(const wl::RowOp& r, const hw::GpuSpec& gpu) {
   const double rows = static_cast<double>(r.rows);
   const double cols = static_cast<double>(r.cols);
@@ -78,12 +93,12 @@ PlanOption reduce_plan(const wl::RowOp& r, const hw::GpuSpec& gpu) {
 }
 
 PlanOption softmax_plan(const wl::RowOp& r, const hw::GpuSpec& gpu) {
-  (void)gpu;
   const double rows = static_cast<double>(r.rows);
   const double cols = static_cast<double>(r.cols);
   const double e = bytes_per_element(r.dtype);
   const double io = rows * cols * 2 * e;
   KernelPlan k;
+  double reread_bytes = 0;  // per block, DRAM rereads of rows the L2 could not keep
   k.sfu_ops = 0;
   if (cols <= 2048 && cols * e <= 8192) {
     // softmax_warp_forward: a warp owns a row (two when short), held entirely in registers.
@@ -129,16 +144,18 @@ PlanOption softmax_plan(const wl::RowOp& r, const hw::GpuSpec& gpu) {
       k.l2_rounds = 2 * loads_per_thread;
       k.fixed_cycles = two_reductions;
       k.l2_bytes = 3 * cols * e + cols * e;
+      // Rows too long for the L2 to hold all resident ones: the two rereads go to DRAM.
+      const double resident_rows = std::min(rows, gpu.sm.count * resident_blocks_per_sm(threads, k.registers, gpu));
+      reread_bytes = 2 * (1 - reread_hit_fraction(resident_rows, cols * e, gpu)) * cols * e;
     }
   }
-  k.dram_bytes = io / k.blocks;
+  k.dram_bytes = io / k.blocks + reread_bytes;
   k.dram_write_bytes = io / 2 / k.blocks;
   k.l2_bytes = std::max(k.l2_bytes, k.dram_bytes);
   return PlanOption{k.name, {k}, 0};
 }
 
 PlanOption norm_plan(const wl::RowOp& r, const hw::GpuSpec& gpu) {
-  (void)gpu;
   const double rows = static_cast<double>(r.rows);
   const double hidden = static_cast<double>(r.cols);
   const double e = bytes_per_element(r.dtype);
@@ -153,16 +170,26 @@ PlanOption norm_plan(const wl::RowOp& r, const hw::GpuSpec& gpu) {
   k.blocks = rows;
   k.threads = static_cast<int>(threads);
   k.registers = 48;
+  const double row_bytes = hidden * e;
+  const double resident_rows = std::min(rows, gpu.sm.count * resident_blocks_per_sm(threads, k.registers, gpu));
+  // Many long rows in flight push the row out of L2 before pass two rereads it.
+  const double reread_miss = 1 - reread_hit_fraction(resident_rows, row_bytes, gpu);
   const double params = hidden * e * (rms ? 1 : 2);  // weight (and bias), shared by all rows via L2
-  k.dram_bytes = (rows * hidden * 2 * e + params + rows * 8) / rows;
-  k.dram_write_bytes = hidden * e + 8;
-  k.l2_bytes = 3 * hidden * e + params;
+  k.dram_bytes = (rows * row_bytes * (2 + reread_miss) + params + rows * 8) / rows;
+  k.dram_write_bytes = row_bytes + 8;
+  k.l2_bytes = 3 * row_bytes + params;
   k.simt_instructions = (rms ? 10 : 18) * hidden;
   // Welford's running mean divides per element: a dependent chain of ~40 cycles per element per
   // thread; the sum of squares is one FMA.
   const double chain_per_element = rms ? 4 : 40;
   k.dram_rounds = iterations;
   k.l2_rounds = iterations;
+  // All rows in one wave: pass two's weight (and bias) loads are the first touch of those
+  // vectors, so each of its iterations waits a DRAM round trip, not an L2 hit.
+  if (rows <= resident_rows) {
+    k.dram_rounds += iterations;
+    k.l2_rounds = 0;
+  }
   k.bytes_in_flight = threads * 4 * e;  // one 4-element vector per thread
   k.fixed_cycles = 2 * block_reduce_cycles(threads) + iterations * 4 * chain_per_element;
   return PlanOption{k.name, {k}, 0};
