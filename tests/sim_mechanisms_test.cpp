@@ -134,3 +134,40 @@ after = ["b"]
   // Sharing DRAM, the two 100 MB kernels together take about as long as 200 MB alone.
   CHECK(std::max(a.end_us, b.end_us) == Approx(2e8 / 1e6).epsilon(0.05));
 }
+
+SCENARIO("a softmax pass rereads its rows from DRAM once the resident rows overflow the L2") {
+  // 1024 rows of 128K fp32 (512 KB each): a few hundred resident rows need far more than the L2.
+  wl::RowOp softmax;
+  softmax.kind = wl::RowOpKind::softmax;
+  softmax.rows = 1024;
+  softmax.cols = 131072;
+  softmax.dtype = DataType::fp32;
+  const double io_bytes = 2.0 * 4 * 1024 * 131072;
+  GIVEN("an L2 that holds them all") {
+    sim::OpPredictor big(gpu_builder{}.l2_mb(4096).build());
+    THEN("only the read and the write reach DRAM") { CHECK(big.predict(softmax).dram_bytes == Approx(io_bytes)); }
+  }
+  GIVEN("a 1 MB L2") {
+    sim::OpPredictor small(gpu_builder{}.l2_mb(1).build());
+    THEN("both rereads reach DRAM too, and the op takes about twice as long") {
+      sim::OpPredictor big(gpu_builder{}.l2_mb(4096).build());
+      CHECK(small.predict(softmax).dram_bytes == Approx(2 * io_bytes).epsilon(0.01));
+      CHECK(small.predict(softmax).exec_us / big.predict(softmax).exec_us == Approx(2).epsilon(0.1));
+    }
+  }
+}
+
+SCENARIO("a layer norm over a few long rows waits DRAM round trips in both passes") {
+  wl::RowOp norm;
+  norm.kind = wl::RowOpKind::layernorm;
+  norm.rows = 16;
+  norm.cols = 12288;
+  norm.dtype = DataType::bf16;
+  const auto gpu = gpu_builder{}.build();
+  sim::OpPredictor p(gpu);
+  const auto t = p.predict(norm);
+  // 24 iterations of 128 threads x 4 elements, each pass: 47 dependent DRAM round trips after the first.
+  const double dram_round_us = gpu.latency.dram_cycles / gpu.sm.sustained_clock_mhz;
+  CHECK(t.bound == sim::Bound::latency);
+  CHECK(t.exec_us > 47 * dram_round_us);
+}

@@ -16,6 +16,7 @@ class gpu_builder {
   gpu_builder& bandwidth_gbps(double v) { return set("memory.bandwidth_gbps", num(v)); }
   gpu_builder& sm_bandwidth_gbps(double v) { return set("memory.sm_bandwidth_gbps", num(v)); }
   gpu_builder& tensor_tflops(const std::string& dtype, double v) { return set("compute.tensor_tflops." + dtype, num(v)); }
+  gpu_builder& l2_mb(double v) { return set("cache.l2_mb", num(v)); }
   gpu_builder& launch_us(double v) { return set("launch.kernel_us", num(v)); }
   gpu_builder& host_eager_us(double v) { return set("launch.host_eager_us", num(v)); }
   gpu_builder& set(const std::string& key, const std::string& toml_value);
