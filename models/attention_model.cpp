@@ -72,6 +72,8 @@ PlanOption prefill(const wl::AttentionOp& a, const hw::GpuSpec& gpu) {
   const double q_blocks = std::ceil(double(a.seq_q) / block_q);
   const double steps = kv_steps_per_block(a, block_q, block_kv);
   KernelPlan k;
+  // Causal query blocks stop at the diagonal: the last ones do every KV step.
+  k.longest_block_ratio = std::ceil(double(a.seq_kv) / block_kv) / steps;
   k.name = "flash attention fwd " + std::to_string(int(block_q)) + "x" + std::to_string(int(block_kv)) +
            (a.causal ? " causal" : "");
   k.blocks = q_blocks * bh;

@@ -26,6 +26,10 @@ struct KernelPlan {
   int registers = 32;          // per thread
   double shared_bytes = 0;     // per block
   int max_blocks_per_sm = 0;   // kernel's own cap (persistent kernels: 1); 0 = hardware limits only
+  // The longest block's work over the average block's (the per-block figures below are averages).
+  // Above 1 (causal attention), blocks dispatched in launch order leave an SM finishing a long
+  // block after the others are done.
+  double longest_block_ratio = 1;
 
   // Arithmetic per block.
   Pipe pipe = Pipe::none;

@@ -115,8 +115,21 @@ KernelTiming time_kernel(const models::KernelPlan& k, const GpuRates& r, const h
     else if (longest == w.memory) out.memory_us += count * longest;
     else out.latency_us += count * longest;
   };
-  if (full_waves > 0) add(wave(slots, k, r, pipe_us, sfu_us, fixed_us), full_waves);
-  if (tail > 0) add(wave(tail, k, r, pipe_us, sfu_us, fixed_us), 1);
+  if (k.longest_block_ratio > 1) {
+    // Unequal blocks: a new block starts wherever one ends, so the average work spreads evenly
+    // (no wave quantization), but the grid ends with some SM finishing a longest block. With one
+    // wave that block is the whole time; with more, the work left when it starts shrinks toward
+    // none as waves add up, and the longest block follows the average work.
+    const double frac = blocks / slots;
+    if (frac <= 1) {
+      add(wave(blocks, k, r, pipe_us, sfu_us, fixed_us), k.longest_block_ratio);
+    } else {
+      add(wave(slots, k, r, pipe_us, sfu_us, fixed_us), frac + k.longest_block_ratio * std::min(1.0, frac - 1));
+    }
+  } else {
+    if (full_waves > 0) add(wave(slots, k, r, pipe_us, sfu_us, fixed_us), full_waves);
+    if (tail > 0) add(wave(tail, k, r, pipe_us, sfu_us, fixed_us), 1);
+  }
   // Filling the pipeline once per kernel: the first wave's blocks start one after another, and the
   // first loads wait a DRAM round trip before anything streams.
   const double fill = std::min(blocks, slots) / r.blocks_per_us + (k.dram_rounds > 0 ? r.dram_latency : 0);

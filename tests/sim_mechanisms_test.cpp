@@ -171,3 +171,27 @@ SCENARIO("a layer norm over a few long rows waits DRAM round trips in both passe
   CHECK(t.bound == sim::Bound::latency);
   CHECK(t.exec_us > 47 * dram_round_us);
 }
+
+SCENARIO("causal attention saves half the work only when many blocks share each SM") {
+  const auto gpu = hw::Catalog(test::source_dir() / "hardware").load("h100-sxm");
+  auto ratio = [&](wl::Count batch, wl::Count seq) {
+    wl::AttentionOp a;
+    a.batch = batch;
+    a.heads = a.kv_heads = 16;
+    a.seq_q = a.seq_kv = seq;
+    a.head_dim = 128;
+    a.dtype = DataType::bf16;
+    sim::OpPredictor p(gpu);
+    const double full = p.predict(a).exec_us;
+    a.causal = true;
+    return p.predict(a).exec_us / full;
+  };
+  WHEN("256 query blocks meet 132 SMs") {
+    THEN("some SM still runs a full-length block at the end: little is saved") { CHECK(ratio(1, 2048) > 0.8); }
+  }
+  WHEN("thousands of query blocks spread over the SMs") {
+    THEN("the time approaches half, plus the diagonal's masking") {
+      CHECK(ratio(16, 4096) == Approx(0.55).margin(0.05));
+    }
+  }
+}
