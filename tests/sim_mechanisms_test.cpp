@@ -10,6 +10,15 @@ using namespace gpucast;
 using test::gpu_builder;
 
 namespace {
+wl::RowOp row_op(wl::RowOpKind kind, wl::Count rows, wl::Count cols, DataType dtype) {
+  wl::RowOp r;
+  r.kind = kind;
+  r.rows = rows;
+  r.cols = cols;
+  r.dtype = dtype;
+  return r;
+}
+
 double predict_us(const hw::GpuSpec& gpu, const wl::Op& op) {
   sim::OpPredictor p(gpu);
   return p.predict(op).duration_us;
@@ -137,11 +146,7 @@ after = ["b"]
 
 SCENARIO("a softmax pass rereads its rows from DRAM once the resident rows overflow the L2") {
   // 1024 rows of 128K fp32 (512 KB each): a few hundred resident rows need far more than the L2.
-  wl::RowOp softmax;
-  softmax.kind = wl::RowOpKind::softmax;
-  softmax.rows = 1024;
-  softmax.cols = 131072;
-  softmax.dtype = DataType::fp32;
+  const auto softmax = row_op(wl::RowOpKind::softmax, 1024, 131072, DataType::fp32);
   const double io_bytes = 2.0 * 4 * 1024 * 131072;
   GIVEN("an L2 that holds them all") {
     sim::OpPredictor big(gpu_builder{}.l2_mb(4096).build());
@@ -158,11 +163,7 @@ SCENARIO("a softmax pass rereads its rows from DRAM once the resident rows overf
 }
 
 SCENARIO("a layer norm over a few long rows waits DRAM round trips in both passes") {
-  wl::RowOp norm;
-  norm.kind = wl::RowOpKind::layernorm;
-  norm.rows = 16;
-  norm.cols = 12288;
-  norm.dtype = DataType::bf16;
+  const auto norm = row_op(wl::RowOpKind::layernorm, 16, 12288, DataType::bf16);
   const auto gpu = gpu_builder{}.build();
   sim::OpPredictor p(gpu);
   const auto t = p.predict(norm);
