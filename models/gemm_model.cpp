@@ -44,6 +44,10 @@ double ceil_div(double a, double b) { return std::ceil(a / b); }
 // A GEMM kernel's prologue and final drain: setup, the first tile's pipeline fill and the last
 // tile's epilogue, exposed once per kernel (about 1.5 us on Hopper; dev half of the H200 run).
 constexpr double kStartupCycles = 3000;
+// Operand tiles arrive as short rows (one K step, 64-256 elements) from rows far apart in memory:
+// DRAM serves such strided bursts below the rate of one linear stream (*dev*: weight-streaming
+// GEMMs at m <= 128 sustain about 0.88 of the copy rate on the H100 and H200).
+constexpr double kTileReadEfficiency = 0.88;
 
 // K-step depth in elements: one 128-byte row of each operand per pipeline stage.
 double k_step(DataType t) { return std::max(8.0, 128.0 / bytes_per_element(t)); }
@@ -140,6 +144,7 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const hw::GpuSpec& gpu)
       double dram = gemm_dram_bytes(g, t.tm, t.tn, concurrent / split, l2_bytes);
       if (split > 1) dram += g.batch * g.m * g.n * 4.0 * split;  // fp32 partials (leave L2 under load)
       k.dram_bytes = dram / blocks;
+      k.dram_read_efficiency = kTileReadEfficiency;
       // The first stages' loads; the epilogue store that the next tile cannot hide; and, once per
       // kernel, the prologue (tensor-map fetch, barrier setup) and the last tile's drain.
       k.dram_rounds = 1;

@@ -76,7 +76,8 @@ WaveTerms wave(double b, const models::KernelPlan& k, const GpuRates& r, double 
   const double bandwidth = achieved_dram(in_flight, r);
   // Loads are limited by what is in flight; stores stream at the sustained rate.
   const double reads = k.dram_bytes - k.dram_write_bytes;
-  const double dram = std::max(b * (reads / bandwidth + k.dram_write_bytes / r.dram), per_sm * k.dram_bytes / r.sm_dram);
+  const double dram = std::max(b * (reads / (bandwidth * k.dram_read_efficiency) + k.dram_write_bytes / r.dram),
+                               per_sm * k.dram_bytes / r.sm_dram);
   const double l2 = std::max(b * k.l2_bytes / r.l2, per_sm * k.l2_bytes / r.sm_l2);
   t.memory = std::max(dram, l2);
   // Dependent round trips wait the loaded latency: what is in flight over what drains per us.
