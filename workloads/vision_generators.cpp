@@ -190,6 +190,21 @@ double forward_flops(const std::vector<Kernel>& kernels) {
   return f;
 }
 
+// The forward is in `net`: counts its useful FLOPs (before backward kernels exist), lets the net
+// add the backward and optimizer step (`finish`), and packs the model; training counts three
+// forwards of useful work.
+GeneratedModel finish_network(ConvNet& net, const std::string& model, const GenerateOptions& o, int optimizer_reads,
+                              int optimizer_writes, double optimizer_state_per_param) {
+  auto& seq = net.seq();
+  auto kernels = seq.take();
+  const double forward = forward_flops(kernels);
+  for (auto& k : kernels) seq.add(k.name, k.op);  // put them back, in order
+  net.finish(optimizer_reads, optimizer_writes);
+  const double useful = (o.mode == Mode::train ? 3 : 1) * forward;
+  return finish_model(net, model + "-" + std::string(mode_name(o.mode)) + "-b" + std::to_string(o.batch), o, useful,
+                      optimizer_state_per_param);
+}
+
 }  // namespace
 
 GeneratedModel generate_resnet(const ResNetConfig& c, const GenerateOptions& o) {
@@ -226,17 +241,8 @@ GeneratedModel generate_resnet(const ResNetConfig& c, const GenerateOptions& o) 
   seq.scope("head.");
   seq.add("avgpool", RowOp{RowOpKind::reduce, Count(x.n * x.c), Count(x.h * x.w), o.dtype});
   net.linear("fc", x.n, double(c.classes), x.c);
-  std::vector<Kernel> probe;  // count forward FLOPs before backward kernels are added
-  const double fwd = [&] {
-    auto kernels = seq.take();
-    const double f = forward_flops(kernels);
-    for (auto& k : kernels) seq.add(k.name, k.op);  // put them back, in order
-    return f;
-  }();
-  net.finish(3, 2);  // SGD with momentum: read weight, grad, momentum; write weight, momentum
-  const double useful = (o.mode == Mode::train ? 3 : 1) * fwd;
-  return finish_model(net, c.name + "-" + std::string(mode_name(o.mode)) + "-b" + std::to_string(o.batch), o, useful,
-                      4);
+  // SGD with momentum: read weight, grad, momentum; write weight, momentum.
+  return finish_network(net, c.name, o, 3, 2, 4);
 }
 
 GeneratedModel generate_unet2d(const UNet2DConfig& c, const GenerateOptions& o) {
@@ -337,15 +343,7 @@ GeneratedModel generate_unet2d(const UNet2DConfig& c, const GenerateOptions& o) 
   net.group_norm("norm", x, 32);
   net.pointwise("silu", x.elements(), 1, 4);
   net.conv("conv_out", x, 4, 3, 3, 1, 1);
-  const double fwd = [&] {
-    auto kernels = seq.take();
-    const double f = forward_flops(kernels);
-    for (auto& k : kernels) seq.add(k.name, k.op);
-    return f;
-  }();
-  net.finish(4, 3);
-  return finish_model(net, c.name + "-" + std::string(mode_name(o.mode)) + "-b" + std::to_string(o.batch), o,
-                      (o.mode == Mode::train ? 3 : 1) * fwd, 12);
+  return finish_network(net, c.name, o, 4, 3, 12);  // AdamW
 }
 
 GeneratedModel generate_unet1d(const UNet1DConfig& c, const GenerateOptions& o) {
@@ -405,15 +403,7 @@ GeneratedModel generate_unet1d(const UNet1DConfig& c, const GenerateOptions& o) 
   seq.scope("out.");
   x = conv_block("final", x, double(c.channels.front()));
   net.conv("proj", x, double(c.action_dim), 1, 1, 1, 0);
-  const double fwd = [&] {
-    auto kernels = seq.take();
-    const double f = forward_flops(kernels);
-    for (auto& k : kernels) seq.add(k.name, k.op);
-    return f;
-  }();
-  net.finish(4, 3);
-  return finish_model(net, c.name + "-" + std::string(mode_name(o.mode)) + "-b" + std::to_string(o.batch), o,
-                      (o.mode == Mode::train ? 3 : 1) * fwd, 12);
+  return finish_network(net, c.name, o, 4, 3, 12);  // AdamW
 }
 
 }  // namespace gpucast::wl
