@@ -6,7 +6,7 @@
 #include "cli/cost_options.h"
 #include "cli/output.h"
 #include "cli/run_summary.h"
-#include "hardware/errors.h"
+#include "common/errors.h"
 #include "models/cost/ranking.h"
 #include "reports/units.h"
 #include "reports/whatif_charts.h"

@@ -6,7 +6,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "hardware/errors.h"
+#include "common/errors.h"
 
 #ifndef GPUCAST_DATA_DIR
 #define GPUCAST_DATA_DIR "."

@@ -8,7 +8,7 @@
 #include "cli/cost_options.h"
 #include "cli/output.h"
 #include "cli/run_summary.h"
-#include "hardware/errors.h"
+#include "common/errors.h"
 #include "models/cost/power_limit.h"
 #include "reports/units.h"
 #include "reports/whatif_charts.h"

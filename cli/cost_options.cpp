@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "hardware/errors.h"
+#include "common/errors.h"
 #include "reports/units.h"
 
 namespace gpucast::cli {

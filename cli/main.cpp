@@ -5,7 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "hardware/errors.h"
+#include "common/errors.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"gpucast: analytical GPU performance simulator"};

@@ -9,10 +9,10 @@
 #include "cli/output.h"
 #include "cli/progress_bar.h"
 #include "cli/run_summary.h"
-#include "hardware/errors.h"
+#include "common/errors.h"
 #include "reports/units.h"
 #include "reports/whatif_charts.h"
-#include "sim/sweep_grid.h"
+#include "cli/sweep_grid.h"
 
 namespace gpucast::cli {
 namespace {
@@ -34,10 +34,10 @@ struct PointResult {
   std::string error;  // the point could not run (a kernel does not fit the changed GPU, ...)
 };
 
-wl::GenerateOptions with_workload_values(wl::GenerateOptions g, const std::vector<sim::SweepAxis>& axes,
+wl::GenerateOptions with_workload_values(wl::GenerateOptions g, const std::vector<cli::SweepAxis>& axes,
                                          const std::vector<std::string>& values) {
   for (size_t i = 0; i < axes.size(); ++i) {
-    if (axes[i].kind != sim::AxisKind::workload) continue;
+    if (axes[i].kind != cli::AxisKind::workload) continue;
     const auto& key = axes[i].key;
     const auto& v = values[i];
     if (key == "batch") g.batch = std::stol(v);
@@ -52,19 +52,19 @@ wl::GenerateOptions with_workload_values(wl::GenerateOptions g, const std::vecto
 
 class SweepRunner {
  public:
-  SweepRunner(const AppContext& ctx, const SweepOptions& o, const std::vector<sim::SweepAxis>& axes,
+  SweepRunner(const AppContext& ctx, const SweepOptions& o, const std::vector<cli::SweepAxis>& axes,
               const ResolvedWorkload& base)
       : ctx_(ctx), o_(o), axes_(axes), base_(base), base_overrides_(hw::parse_overrides(o.sets)) {
     for (const auto& a : axes_) {
-      has_hardware_ |= a.kind == sim::AxisKind::hardware;
-      has_workload_ |= a.kind == sim::AxisKind::workload;
+      has_hardware_ |= a.kind == cli::AxisKind::hardware;
+      has_workload_ |= a.kind == cli::AxisKind::workload;
     }
     if (!has_hardware_) base_gpu_ = ctx_.catalog.load(o_.gpu, base_overrides_);
   }
 
   PointResult run(size_t index) const {
     PointResult r;
-    r.values = sim::grid_point(axes_, index);
+    r.values = cli::grid_point(axes_, index);
     try {
       hw::GpuSpec gpu = base_gpu_ ? *base_gpu_ : load_gpu(r.values);
       const ResolvedWorkload w = has_workload_ ? regenerate(base_, with_workload_values(base_.options, axes_, r.values))
@@ -82,13 +82,13 @@ class SweepRunner {
   hw::GpuSpec load_gpu(const std::vector<std::string>& values) const {
     auto overrides = base_overrides_;
     for (size_t i = 0; i < axes_.size(); ++i)
-      if (axes_[i].kind == sim::AxisKind::hardware) overrides.push_back(hw::make_override(axes_[i].key, values[i]));
+      if (axes_[i].kind == cli::AxisKind::hardware) overrides.push_back(hw::make_override(axes_[i].key, values[i]));
     return ctx_.catalog.load(o_.gpu, overrides);
   }
 
   const AppContext& ctx_;
   const SweepOptions& o_;
-  const std::vector<sim::SweepAxis>& axes_;
+  const std::vector<cli::SweepAxis>& axes_;
   const ResolvedWorkload& base_;
   std::vector<hw::Override> base_overrides_;
   std::optional<hw::GpuSpec> base_gpu_;
@@ -117,7 +117,7 @@ std::vector<PointResult> run_all(const SweepRunner& runner, size_t points, unsig
 
 // Where the dominant bound changes along the sweep's order, e.g. "memory -> compute between
 // batch=8 and batch=16": the point where a workload turns from one limit to another.
-std::vector<std::string> bound_changes(const std::vector<sim::SweepAxis>& axes, const std::vector<PointResult>& rs) {
+std::vector<std::string> bound_changes(const std::vector<cli::SweepAxis>& axes, const std::vector<PointResult>& rs) {
   std::vector<std::string> out;
   const size_t last = axes.size() - 1;
   const size_t run = axes[last].values.size();
@@ -137,7 +137,7 @@ std::vector<std::string> bound_changes(const std::vector<sim::SweepAxis>& axes, 
   return out;
 }
 
-reports::Report build_report(const SweepOptions& o, const std::vector<sim::SweepAxis>& axes,
+reports::Report build_report(const SweepOptions& o, const std::vector<cli::SweepAxis>& axes,
                              const std::vector<PointResult>& rs, const std::string& gpu_id,
                              const std::string& workload) {
   reports::Report r;
@@ -246,7 +246,7 @@ reports::Report build_report(const SweepOptions& o, const std::vector<sim::Sweep
   for (const auto& a : axes) {
     Json aj = Json::object();
     aj.set("key", a.key);
-    aj.set("kind", a.kind == sim::AxisKind::hardware ? "hardware" : "workload");
+    aj.set("kind", a.kind == cli::AxisKind::hardware ? "hardware" : "workload");
     Json vs = Json::array();
     for (const auto& v : a.values) vs.push(v);
     aj.set("values", vs);
@@ -277,14 +277,14 @@ void add_sweep_command(CLI::App& app, AppContext& ctx) {
   cmd->add_option("--threads", o->threads, "worker threads (default: every core)");
   add_output_options(cmd, o->out);
   cmd->callback([o, &ctx] {
-    const auto axes = sim::parse_vary_all(o->vary);
+    const auto axes = cli::parse_vary_all(o->vary);
     const auto base = resolve_workload(o->source);
     for (const auto& a : axes)
-      if (a.kind == sim::AxisKind::workload && !base.config)
+      if (a.kind == cli::AxisKind::workload && !base.config)
         throw UsageError("--vary " + a.key + " needs --model (a workload file has fixed shapes)");
     const SweepRunner runner(ctx, *o, axes, base);
     const unsigned threads = o->threads ? o->threads : std::max(1u, std::thread::hardware_concurrency());
-    const auto results = run_all(runner, sim::grid_size(axes), threads);
+    const auto results = run_all(runner, cli::grid_size(axes), threads);
     write_report(ctx, build_report(*o, axes, results, o->gpu, base.workload.name()), o->out);
   });
 }

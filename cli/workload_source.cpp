@@ -1,7 +1,7 @@
 #include "cli/workload_source.h"
 
 #include "cli/context.h"
-#include "hardware/errors.h"
+#include "common/errors.h"
 #include "workloads/memory_advice.h"
 #include "workloads/workload_file.h"
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "hardware/suggest.h"
+#include "common/suggest.h"
 
 namespace gpucast::hw {
 namespace {

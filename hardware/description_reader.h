@@ -9,7 +9,7 @@
 
 #include "hardware/gpu_spec.h"
 #include "hardware/key_schema.h"
-#include "hardware/toml_source.h"
+#include "common/toml_source.h"
 
 namespace gpucast::hw {
 

@@ -1,6 +1,6 @@
 #include "hardware/gpu_spec.h"
 
-#include "hardware/errors.h"
+#include "common/errors.h"
 
 namespace gpucast::hw {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "hardware/dtype.h"
-#include "hardware/toml_source.h"
+#include "common/dtype.h"
+#include "common/toml_source.h"
 
 namespace gpucast::hw {
 

@@ -5,7 +5,7 @@
 
 #include "hardware/description_reader.h"
 #include "hardware/key_schema.h"
-#include "hardware/suggest.h"
+#include "common/suggest.h"
 
 namespace gpucast::hw {
 namespace {

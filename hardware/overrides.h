@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "hardware/toml_source.h"
+#include "common/toml_source.h"
 
 namespace gpucast::hw {
 

@@ -1,6 +1,6 @@
 #include "sim/gpu_rates.h"
 
-#include "hardware/errors.h"
+#include "common/errors.h"
 
 namespace gpucast::sim {
 

@@ -1,7 +1,7 @@
 // Owning against renting, the power-limit slowdown and comparison ranking.
 #include <catch2/catch.hpp>
 
-#include "hardware/errors.h"
+#include "common/errors.h"
 #include "models/cost/ownership.h"
 #include "models/cost/power_limit.h"
 #include "models/cost/ranking.h"

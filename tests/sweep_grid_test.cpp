@@ -1,11 +1,11 @@
 // Parsing --vary specs and walking the sweep grid.
 #include <catch2/catch.hpp>
 
-#include "hardware/errors.h"
-#include "sim/sweep_grid.h"
+#include "common/errors.h"
+#include "cli/sweep_grid.h"
 
 using namespace gpucast;
-using namespace gpucast::sim;
+using namespace gpucast::cli;
 
 namespace {
 std::string error_of(const std::string& spec) {

@@ -1,4 +1,4 @@
-#include "sim/sweep_grid.h"
+#include "cli/sweep_grid.h"
 
 #include <cerrno>
 #include <cmath>
@@ -7,13 +7,13 @@
 #include <algorithm>
 #include <set>
 
-#include "hardware/dtype.h"
-#include "hardware/errors.h"
+#include "common/dtype.h"
+#include "common/errors.h"
 #include "hardware/key_schema.h"
 #include "hardware/overrides.h"
-#include "hardware/suggest.h"
+#include "common/suggest.h"
 
-namespace gpucast::sim {
+namespace gpucast::cli {
 namespace {
 
 [[noreturn]] void bad(const std::string& spec, const std::string& why) {
@@ -194,4 +194,4 @@ std::vector<std::string> grid_point(const std::vector<SweepAxis>& axes, size_t i
   return values;
 }
 
-}  // namespace gpucast::sim
+}  // namespace gpucast::cli

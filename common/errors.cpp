@@ -1,4 +1,4 @@
-#include "hardware/errors.h"
+#include "common/errors.h"
 
 namespace gpucast {
 

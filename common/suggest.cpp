@@ -1,4 +1,4 @@
-#include "hardware/suggest.h"
+#include "common/suggest.h"
 
 #include <algorithm>
 #include <cctype>

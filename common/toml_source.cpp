@@ -1,4 +1,4 @@
-#include "hardware/toml_source.h"
+#include "common/toml_source.h"
 
 #include <cmath>
 #include <fstream>

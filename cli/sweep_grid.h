@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace gpucast::sim {
+namespace gpucast::cli {
 
 enum class AxisKind { hardware, workload };
 
@@ -31,4 +31,4 @@ struct SweepAxis {
 // The most points one sweep may hold.
 constexpr size_t kMaxSweepPoints = 1'000'000;
 
-}  // namespace gpucast::sim
+}  // namespace gpucast::cli

@@ -9,7 +9,7 @@
 
 #include <toml++/toml.h>
 
-#include "hardware/errors.h"
+#include "common/errors.h"
 
 namespace gpucast {
 

@@ -1,4 +1,4 @@
-#include "hardware/dtype.h"
+#include "common/dtype.h"
 
 #include <array>
 #include <utility>
