@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "hardware/catalog.h"
-#include "hardware/dtype.h"
-#include "hardware/errors.h"
+#include "common/dtype.h"
+#include "common/errors.h"
 #include "reports/units.h"
 #include "sim/op_predictor.h"
 #include "workloads/op.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "hardware/errors.h"
+#include "common/errors.h"
 #include "models/helper_kernels.h"
 
 namespace gpucast::models {

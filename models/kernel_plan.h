@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "hardware/dtype.h"
+#include "common/dtype.h"
 
 namespace gpucast::models {
 

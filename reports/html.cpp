@@ -5,7 +5,7 @@
 #include <regex>
 #include <sstream>
 
-#include "hardware/errors.h"
+#include "common/errors.h"
 
 namespace gpucast::reports {
 namespace {

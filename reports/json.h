@@ -10,7 +10,7 @@
 #include <variant>
 #include <vector>
 
-#include "hardware/errors.h"
+#include "common/errors.h"
 
 namespace gpucast::reports {
 

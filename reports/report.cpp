@@ -1,6 +1,6 @@
 #include "reports/report.h"
 
-#include "hardware/errors.h"
+#include "common/errors.h"
 
 namespace gpucast::reports {
 

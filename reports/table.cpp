@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "hardware/errors.h"
+#include "common/errors.h"
 
 namespace gpucast::reports {
 namespace {

@@ -1,6 +1,6 @@
 #include "workloads/generate.h"
 
-#include "hardware/errors.h"
+#include "common/errors.h"
 #include "workloads/transformer_generator.h"
 #include "workloads/vision_generators.h"
 

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "hardware/errors.h"
-#include "hardware/suggest.h"
-#include "hardware/toml_source.h"
+#include "common/errors.h"
+#include "common/suggest.h"
+#include "common/toml_source.h"
 
 namespace gpucast::wl {
 namespace {

@@ -7,7 +7,7 @@
 #include <variant>
 #include <vector>
 
-#include "hardware/dtype.h"
+#include "common/dtype.h"
 
 namespace gpucast::wl {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <variant>
 
-#include "hardware/dtype.h"
+#include "common/dtype.h"
 
 namespace gpucast::wl {
 

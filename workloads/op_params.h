@@ -7,7 +7,7 @@
 #include <variant>
 #include <vector>
 
-#include "hardware/errors.h"
+#include "common/errors.h"
 #include "workloads/op.h"
 
 namespace gpucast::wl {

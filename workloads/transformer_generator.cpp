@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "hardware/errors.h"
+#include "common/errors.h"
 #include "workloads/kernel_sequence.h"
 
 namespace gpucast::wl {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <functional>
 
-#include "hardware/errors.h"
+#include "common/errors.h"
 #include "workloads/kernel_sequence.h"
 
 namespace gpucast::wl {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "hardware/suggest.h"
+#include "common/suggest.h"
 
 namespace gpucast::wl {
 

@@ -7,7 +7,7 @@
 
 #include <boost/graph/adjacency_list.hpp>
 
-#include "hardware/errors.h"
+#include "common/errors.h"
 #include "workloads/op.h"
 
 namespace gpucast::wl {

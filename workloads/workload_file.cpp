@@ -3,8 +3,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "hardware/suggest.h"
-#include "hardware/toml_source.h"
+#include "common/suggest.h"
+#include "common/toml_source.h"
 #include "workloads/op_params.h"
 
 namespace gpucast::wl {

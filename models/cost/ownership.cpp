@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "hardware/errors.h"
+#include "common/errors.h"
 
 namespace gpucast::models::cost {
 namespace {

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <string>
 
-#include "hardware/errors.h"
+#include "common/errors.h"
 
 namespace gpucast::models::cost {
 

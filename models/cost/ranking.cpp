@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "hardware/errors.h"
+#include "common/errors.h"
 
 namespace gpucast::models::cost {
 

@@ -1,0 +1,262 @@
+"""Shared helpers for the gpucast calibration measurement scripts (run on the device machine).
+
+Everything here must work on a bare device machine: torch only, no downloads.
+"""
+import datetime
+import json
+import math
+import os
+import platform
+import subprocess
+import sys
+import time
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def sh(cmd, timeout=30):
+    try:
+        return subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=timeout).stdout
+    except Exception as e:  # noqa
+        return "ERR %r" % (e,)
+
+
+def env_info(extra=None):
+    info = {
+        "date_utc": datetime.datetime.utcnow().isoformat() + "Z",
+        "argv": sys.argv,
+        "command_line": " ".join([sys.executable] + sys.argv),
+        "python": sys.version,
+        "platform": platform.platform(),
+        "torch": torch.__version__,
+        "torch_cuda": torch.version.cuda,
+        "cudnn": torch.backends.cudnn.version() if torch.backends.cudnn.is_available() else None,
+        "hostname": platform.node(),
+        "cpu_count_os": os.cpu_count(),
+    }
+    try:
+        info["nccl"] = ".".join(str(v) for v in torch.cuda.nccl.version())
+    except Exception as e:  # noqa
+        info["nccl"] = "n/a %r" % (e,)
+    try:
+        import triton
+        info["triton"] = triton.__version__
+    except Exception:
+        info["triton"] = None
+    lscpu = sh("lscpu")
+    info["lscpu"] = lscpu
+    for line in lscpu.splitlines():
+        if line.startswith("Model name:"):
+            info["cpu_model"] = line.split(":", 1)[1].strip()
+        if line.startswith("CPU(s):"):
+            info["cpu_cores_lscpu"] = line.split(":", 1)[1].strip()
+    info["nvidia_smi"] = sh("nvidia-smi")
+    info["nvidia_smi_query"] = sh(
+        "nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem,"
+        "clocks.sm,power.limit,pstate --format=csv")
+    try:
+        info["driver"] = sh("nvidia-smi --query-gpu=driver_version --format=csv,noheader").strip().splitlines()[0]
+    except Exception:
+        info["driver"] = None
+    gpus = []
+    for i in range(torch.cuda.device_count()):
+        p = torch.cuda.get_device_properties(i)
+        gpus.append({
+            "index": i, "name": p.name, "sm_count": p.multi_processor_count,
+            "total_memory_bytes": p.total_memory, "cc": "%d.%d" % (p.major, p.minor),
+            "l2_cache_bytes": getattr(p, "L2_cache_size", None),
+        })
+    info["gpus"] = gpus
+    try:
+        info["meminfo_head"] = sh("head -3 /proc/meminfo")
+    except Exception:
+        pass
+    if extra:
+        info.update(extra)
+    return info
+
+
+class Results:
+    """Incrementally-written JSON results file."""
+
+    def __init__(self, path, info):
+        self.path = path
+        self.data = {"env": info, "results": {}, "errors": [], "skipped": [], "notes": []}
+        self.flush()
+
+    def put(self, section, key, value):
+        self.data["results"].setdefault(section, {})[key] = value
+        self.flush()
+
+    def err(self, what, e):
+        import traceback
+        msg = {"what": what, "error": repr(e), "tb": traceback.format_exc()[-2000:]}
+        print("ERROR", what, repr(e)[:300], flush=True)
+        self.data["errors"].append(msg)
+        self.flush()
+
+    def skip(self, what, why):
+        print("SKIP", what, why, flush=True)
+        self.data["skipped"].append({"what": what, "why": why})
+        self.flush()
+
+    def note(self, s):
+        self.data["notes"].append(s)
+        self.flush()
+
+    def flush(self):
+        tmp = self.path + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(self.data, f, indent=1, default=str)
+        os.replace(tmp, self.path)
+
+
+def stats(samples):
+    s = sorted(samples)
+    n = len(s)
+    if n == 0:
+        return {}
+    med = s[n // 2] if n % 2 else 0.5 * (s[n // 2 - 1] + s[n // 2])
+    return {"median": med, "min": s[0], "max": s[-1], "mean": sum(s) / n, "n": n}
+
+
+# ----------------------------------------------------------------------------------------------
+# Llama-style decoder (HF-Llama-like eager implementation)
+# ----------------------------------------------------------------------------------------------
+
+class RMSNorm(nn.Module):
+    def __init__(self, d, eps=1e-5):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(d))
+        self.eps = eps
+
+    def forward(self, x):
+        dt = x.dtype
+        h = x.float()
+        h = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + self.eps)
+        return self.weight * h.to(dt)
+
+
+def rope_cache(seq, head_dim, device, base=10000.0):
+    inv = 1.0 / (base ** (torch.arange(0, head_dim, 2, device=device, dtype=torch.float32) / head_dim))
+    t = torch.arange(seq, device=device, dtype=torch.float32)
+    fr = torch.outer(t, inv)
+    emb = torch.cat([fr, fr], dim=-1)
+    return emb.cos(), emb.sin()
+
+
+def rotate_half(x):
+    x1, x2 = x.chunk(2, dim=-1)
+    return torch.cat((-x2, x1), dim=-1)
+
+
+def apply_rope(q, k, cos, sin):
+    # q,k: [b, h, s, d]; cos/sin: [s, d]
+    cos = cos.to(q.dtype)[None, None]
+    sin = sin.to(q.dtype)[None, None]
+    return q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin
+
+
+class Attention(nn.Module):
+    def __init__(self, d, nh, nkv):
+        super().__init__()
+        self.nh, self.nkv, self.hd = nh, nkv, d // nh
+        self.q_proj = nn.Linear(d, nh * self.hd, bias=False)
+        self.k_proj = nn.Linear(d, nkv * self.hd, bias=False)
+        self.v_proj = nn.Linear(d, nkv * self.hd, bias=False)
+        self.o_proj = nn.Linear(nh * self.hd, d, bias=False)
+
+    def forward(self, x, cos, sin):
+        b, s, _ = x.shape
+        q = self.q_proj(x).view(b, s, self.nh, self.hd).transpose(1, 2)
+        k = self.k_proj(x).view(b, s, self.nkv, self.hd).transpose(1, 2)
+        v = self.v_proj(x).view(b, s, self.nkv, self.hd).transpose(1, 2)
+        q, k = apply_rope(q, k, cos[:s], sin[:s])
+        if self.nkv != self.nh:  # HF repeat_kv
+            rep = self.nh // self.nkv
+            k = k[:, :, None].expand(b, self.nkv, rep, s, self.hd).reshape(b, self.nh, s, self.hd)
+            v = v[:, :, None].expand(b, self.nkv, rep, s, self.hd).reshape(b, self.nh, s, self.hd)
+        o = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        o = o.transpose(1, 2).reshape(b, s, self.nh * self.hd)
+        return self.o_proj(o)
+
+
+class MLP(nn.Module):
+    def __init__(self, d, ffn):
+        super().__init__()
+        self.gate_proj = nn.Linear(d, ffn, bias=False)
+        self.up_proj = nn.Linear(d, ffn, bias=False)
+        self.down_proj = nn.Linear(ffn, d, bias=False)
+
+    def forward(self, x):
+        return self.down_proj(F.silu(self.gate_proj(x)) * self.up_proj(x))
+
+
+class Block(nn.Module):
+    def __init__(self, d, nh, nkv, ffn):
+        super().__init__()
+        self.input_layernorm = RMSNorm(d)
+        self.self_attn = Attention(d, nh, nkv)
+        self.post_attention_layernorm = RMSNorm(d)
+        self.mlp = MLP(d, ffn)
+
+    def forward(self, x, cos, sin):
+        x = x + self.self_attn(self.input_layernorm(x), cos, sin)
+        x = x + self.mlp(self.post_attention_layernorm(x))
+        return x
+
+
+class Llama(nn.Module):
+    def __init__(self, d, layers, nh, nkv, ffn, vocab=32000, max_seq=4096, tie=False):
+        super().__init__()
+        self.embed_tokens = nn.Embedding(vocab, d)
+        self.layers = nn.ModuleList([Block(d, nh, nkv, ffn) for _ in range(layers)])
+        self.norm = RMSNorm(d)
+        self.lm_head = nn.Linear(d, vocab, bias=False)
+        if tie:
+            self.lm_head.weight = self.embed_tokens.weight
+        cos, sin = rope_cache(max_seq, d // nh, self.embed_tokens.weight.device)
+        self.register_buffer("rope_cos", cos, persistent=False)
+        self.register_buffer("rope_sin", sin, persistent=False)
+
+    def forward(self, idx, targets=None):
+        x = self.embed_tokens(idx)
+        for blk in self.layers:
+            x = blk(x, self.rope_cos, self.rope_sin)
+        x = self.norm(x)
+        logits = self.lm_head(x)
+        if targets is None:
+            return logits
+        return F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))
+
+
+# name -> (d, layers, heads, kv_heads, ffn)
+LLAMA_CFGS = {
+    "125m": (768, 12, 12, 12, 2048),
+    "350m": (1024, 24, 16, 16, 2816),
+    "1b": (2048, 16, 16, 8, 5632),
+    "3b": (3072, 26, 24, 8, 8192),
+}
+
+
+def build_llama(name, dtype=torch.float32, layers=None, max_seq=4096):
+    d, L, nh, nkv, ffn = LLAMA_CFGS[name]
+    if layers is not None:
+        L = layers
+    with torch.device("cuda"):
+        m = Llama(d, L, nh, nkv, ffn, max_seq=max_seq)
+    m = m.to(dtype)
+    # rope tables stay fp32 (they are cast per use)
+    m.rope_cos = m.rope_cos.float()
+    m.rope_sin = m.rope_sin.float()
+    nparams = sum(p.numel() for p in m.parameters())
+    return m, nparams
+
+
+def free_cuda():
+    import gc
+    gc.collect()
+    torch.cuda.synchronize()
+    torch.cuda.empty_cache()
