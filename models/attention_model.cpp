@@ -78,9 +78,13 @@ struct FlashTiles {
 // dispatch: cuDNN attention (a FlashAttention-3-class warpgroup kernel) on Hopper and later,
 // FlashAttention-2 on Ampere and Ada, and the memory-efficient (xFormers/CUTLASS) kernel before
 // Ampere, where FlashAttention-2 does not run.
+// Warpgroup (wgmma / tcgen05) tensor-core instructions exist on datacenter Hopper (9.x) and
+// Blackwell (10.x); consumer Blackwell (12.x) runs warp-level mma kernels.
+bool has_warpgroup_mma(const device::Device& gpu) { return gpu.cc_major() == 9 || gpu.cc_major() == 10; }
+
 wl::AttentionBackend resolve_backend(const wl::AttentionOp& a, const device::Device& gpu) {
   if (a.backend != wl::AttentionBackend::automatic) return a.backend;
-  if (gpu.cc_major() >= 9) return wl::AttentionBackend::cudnn;
+  if (has_warpgroup_mma(gpu)) return wl::AttentionBackend::cudnn;
   if (gpu.cc_major() >= 8) return wl::AttentionBackend::flash2;
   return wl::AttentionBackend::efficient;
 }
@@ -88,13 +92,13 @@ wl::AttentionBackend resolve_backend(const wl::AttentionOp& a, const device::Dev
 // Warpgroup kernels (cuDNN, FlashAttention-3) need Hopper's wgmma; elsewhere cuDNN runs its
 // FlashAttention-2-class kernels. FlashAttention-2 itself needs compute capability 8.0.
 bool warpgroup_kernel(wl::AttentionBackend b, const device::Device& gpu) {
-  if (b == wl::AttentionBackend::flash3 && gpu.cc_major() < 9)
-    throw UnsupportedError("FlashAttention-3 runs on Hopper (compute capability 9.0) only; " + gpu.id() +
+  if (b == wl::AttentionBackend::flash3 && !has_warpgroup_mma(gpu))
+    throw UnsupportedError("FlashAttention-3 needs warpgroup tensor-core instructions (Hopper or datacenter Blackwell); " + gpu.id() +
                            " is " + std::to_string(gpu.cc_major()) + ".x: use backend = \"flash2\" or \"auto\"");
   if (b == wl::AttentionBackend::flash2 && gpu.cc_major() < 8)
     throw UnsupportedError("PyTorch's flash attention needs compute capability 8.0 or newer; " + gpu.id() +
                            " would run backend = \"efficient\" (what \"auto\" picks there)");
-  return (b == wl::AttentionBackend::cudnn || b == wl::AttentionBackend::flash3) && gpu.cc_major() >= 9;
+  return (b == wl::AttentionBackend::cudnn || b == wl::AttentionBackend::flash3) && has_warpgroup_mma(gpu);
 }
 
 FlashTiles tiles_for(const device::Device& gpu, wl::AttentionBackend backend, double d, double e) {
