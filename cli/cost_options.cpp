@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "common/errors.h"
+#include "models/cost/price_age.h"
 #include "reports/units.h"
 
 namespace gpucast::cli {
@@ -23,6 +24,10 @@ void add_cost_flags(CLI::App* cmd, CostFlags& f, bool with_cloud_and_power) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--years", f.years, "horizon: years the machine is used and paid off over (default 3)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--price-file", f.price_file,
+                  "TOML file of your own price quotes (purchase and cloud, per GPU); replaces the catalog's prices "
+                  "for the GPUs it names (docs/hardware-format.md)")
+      ->check(CLI::ExistingFile);
   if (with_cloud_and_power) {
     cmd->add_option("--cloud-usd-per-hour", f.cloud_usd_per_hour,
                     "rent per GPU-hour (default: the cheapest on-demand price in the catalog)")
@@ -30,6 +35,33 @@ void add_cost_flags(CLI::App* cmd, CostFlags& f, bool with_cloud_and_power) {
     cmd->add_option("--power-limit-w", f.power_limit_w, "cap the GPU's board power (nvidia-smi -pl); slows the SM clock")
         ->check(CLI::PositiveNumber);
   }
+}
+
+std::optional<hw::PriceFile> read_price_flags(const CostFlags& f, const hw::Catalog& catalog) {
+  if (f.price_file.empty()) return std::nullopt;
+  return hw::read_price_file(f.price_file, catalog);
+}
+
+std::vector<std::string> price_warnings(const CostFlags& f, const hw::GpuSpec& gpu, const ResolvedCost& rc) {
+  const bool cloud_from_catalog = rc.on_demand && !f.cloud_usd_per_hour;
+  std::optional<std::string> offer;
+  std::optional<std::string> date;
+  if (cloud_from_catalog) {
+    offer = rc.on_demand->provider + " " + rc.on_demand->instance;
+    date = rc.on_demand->date;
+  }
+  return models::cost::stale_price_warnings(gpu, !f.gpu_usd, offer, date, models::cost::today_utc());
+}
+
+void add_warnings(reports::Report& report, const std::vector<std::string>& warnings) {
+  reports::Json list = reports::Json::array();
+  std::string text;
+  for (const auto& w : warnings) {
+    list.push(reports::Json(w));
+    text += "warning: " + w + "\n";
+  }
+  if (!warnings.empty()) report.sections.push_back({"Warnings", text, std::nullopt});
+  if (report.json.is_object()) report.json.set("warnings", list);
 }
 
 namespace {

@@ -96,7 +96,9 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const hw::GpuSpec& gpu)
   const double e_out = bytes_per_element(g.out);
   const double tk = tensor ? k_step(g.in) : 16;
   const double smem_budget = 0.85 * gpu.sm.shared_memory_kb * 1024;
-  const double l2_bytes = gpu.cache.l2_mb * 1024 * 1024;
+  // Operand reuse across tiles is served by the last cache level before DRAM: the L2, and on AMD
+  // CDNA the memory-side Infinity Cache behind it (absent, 0, on NVIDIA).
+  const double l2_bytes = (gpu.cache.l2_mb + gpu.cache.infinity_cache_mb) * 1024 * 1024;
   const int sms = gpu.sm.count;
   const auto& tiles = !tensor ? simt_tiles() : g.in == DataType::tf32 ? tf32_tiles() : tensor_tiles();
 

@@ -7,6 +7,7 @@ namespace gpucast::sim {
 GpuRates GpuRates::from(const hw::GpuSpec& g) {
   GpuRates r;
   r.sms = g.sm.count;
+  r.warp_size = g.sm.warp_size;
   r.clock_mhz = g.sm.sustained_clock_mhz;
   const double us_per_cycle = 1.0 / r.clock_mhz;
   r.dram = g.memory.bandwidth_gbps * 1e3 * g.efficiency.dram_bandwidth;

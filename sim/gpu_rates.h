@@ -14,6 +14,7 @@ using FlopsPerUs = double;  // 1 TFLOP/s = 1e6 FLOP/us
 
 struct GpuRates {
   int sms = 0;
+  int warp_size = 32;            // threads per warp (NVIDIA) or wavefront (AMD CDNA: 64)
   double clock_mhz = 0;         // sustained SM clock = cycles per microsecond
   BytesPerUs dram = 0;          // sustained DRAM bandwidth, whole GPU
   BytesPerUs l2 = 0;            // sustained L2-to-SM bandwidth, whole GPU

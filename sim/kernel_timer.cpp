@@ -24,9 +24,10 @@ Bound KernelTiming::bound() const {
 
 int blocks_per_sm(const models::KernelPlan& k, const hw::GpuSpec& gpu) {
   const int threads = std::max(1, k.threads);
-  const int warps = (threads + 31) / 32;
+  const int warp = gpu.sm.warp_size;  // 32 on NVIDIA, 64 (wavefront) on AMD CDNA
+  const int warps = (threads + warp - 1) / warp;
   // Registers are allocated per warp in units of 256.
-  const int regs_per_warp = ((std::max(1, k.registers) * 32 + 255) / 256) * 256;
+  const int regs_per_warp = ((std::max(1, k.registers) * warp + 255) / 256) * 256;
   const int regs_per_sm = static_cast<int>(gpu.sm.registers_kb * 1024 / 4);
   int fit = std::min(gpu.sm.max_blocks, gpu.sm.max_threads / threads);
   fit = std::min(fit, regs_per_sm / (regs_per_warp * warps));
@@ -65,7 +66,7 @@ double achieved_dram(double in_flight, const GpuRates& r) {
 WaveTerms wave(double b, const models::KernelPlan& k, const GpuRates& r, double pipe_us, double sfu_us,
                double fixed_us) {
   const double per_sm = std::ceil(b / r.sms);
-  const double warps = per_sm * std::ceil(std::max(1, k.threads) / 32.0);
+  const double warps = per_sm * std::ceil(std::max(1, k.threads) / double(r.warp_size));
   const double lanes_per_clock = std::min(128.0, warps * kLanesPerWarpPerClock);
   const double simt_us = k.simt_instructions / (lanes_per_clock * r.clock_mhz);
   const double other_us = simt_us + sfu_us;

@@ -1,0 +1,73 @@
+// Vendor-specific execution width and block-scaled types: an AMD wavefront holds 64 threads, so a
+// block's occupancy and SIMT issue differ from a 32-wide warp; an FP4 GEMM runs at twice FP8's rate.
+#include <catch2/catch.hpp>
+
+#include "sim/kernel_timer.h"
+#include "sim/simulator.h"
+#include "support/gpu_builder.h"
+
+using namespace gpucast;
+using test::gpu_builder;
+
+SCENARIO("an AMD GPU's kernels are counted in 64-wide wavefronts") {
+  GIVEN("a built GPU of the cdna3 architecture") {
+    const auto amd = gpu_builder{}.set("architecture", "\"cdna3\"").set("compute_capability", "\"gfx942\"").build();
+    THEN("its warp size defaults to 64, an NVIDIA one's to 32") {
+      CHECK(amd.sm.warp_size == 64);
+      CHECK(gpu_builder{}.build().sm.warp_size == 32);
+    }
+  }
+  GIVEN("one GPU at warp size 32 and 64, and a 96-thread block using 64 registers per thread") {
+    const auto w32 = gpu_builder{}.set("sm.warp_size", "32").build();
+    const auto w64 = gpu_builder{}.set("sm.warp_size", "64").build();
+    models::KernelPlan k;
+    k.name = "small blocks";
+    k.threads = 96;
+    k.registers = 64;
+    THEN("the 64-wide GPU allocates registers for 128 threads per block and holds fewer blocks") {
+      // 65536 registers per SM: 3 warps x 2048 = 6144 per block -> 10; 2 wavefronts x 4096 = 8192 -> 8.
+      CHECK(sim::blocks_per_sm(k, w32) == 10);
+      CHECK(sim::blocks_per_sm(k, w64) == 8);
+    }
+    THEN("a SIMT-bound 256-thread block issues from half as many warps and takes twice as long") {
+      k.threads = 256;
+      k.registers = 32;
+      k.blocks = 100;
+      k.max_blocks_per_sm = 1;
+      k.simt_instructions = 1e8;
+      const double t32 = sim::time_kernel(k, sim::GpuRates::from(w32), w32).exec_us;
+      const double t64 = sim::time_kernel(k, sim::GpuRates::from(w64), w64).exec_us;
+      CHECK(t64 / t32 == Approx(2.0).epsilon(0.02));
+    }
+  }
+}
+
+SCENARIO("an fp4 GEMM takes about half the time of an fp8 one when compute bound") {
+  const auto gpu = gpu_builder{}
+                       .tensor_tflops("fp4", 1600)
+                       .set("efficiency.tensor.fp4", "1.0")
+                       .set("architecture", "\"blackwell-dc\"")
+                       .set("compute_capability", "\"10.0\"")
+                       .build();
+  wl::GemmOp g;
+  g.m = g.n = g.k = 16384;
+  g.dtype = DataType::fp8;
+  g.out_dtype = DataType::bf16;
+  sim::OpPredictor p(gpu);
+  const auto fp8 = p.predict(g);
+  g.dtype = DataType::fp4;
+  const auto fp4 = p.predict(g);
+  CHECK(fp8.bound == sim::Bound::compute);
+  CHECK(fp4.bound == sim::Bound::compute);
+  CHECK(fp4.duration_us / fp8.duration_us == Approx(0.5).epsilon(0.1));
+}
+
+SCENARIO("a GPU without fp4 tensor cores cannot run an fp4 GEMM") {
+  const auto gpu = gpu_builder{}.build();
+  wl::GemmOp g;
+  g.m = g.n = g.k = 1024;
+  g.dtype = DataType::fp4;
+  g.out_dtype = DataType::bf16;
+  sim::OpPredictor p(gpu);
+  CHECK_THROWS_AS(p.predict(g), UnsupportedError);
+}
