@@ -32,7 +32,8 @@ int blocks_per_sm(const models::KernelPlan& k, const hw::GpuSpec& gpu) {
   int fit = std::min(gpu.sm.max_blocks, gpu.sm.max_threads / threads);
   fit = std::min(fit, regs_per_sm / (regs_per_warp * warps));
   if (k.shared_bytes > 0) {
-    const double per_block = k.shared_bytes + 1024;  // the driver reserves 1 KB per block
+    // The CUDA driver reserves 1 KB of shared memory per block; HIP reserves no LDS.
+    const double per_block = k.shared_bytes + (gpu.is_amd() ? 0 : 1024);
     fit = std::min(fit, static_cast<int>(gpu.sm.shared_memory_kb * 1024 / per_block));
   }
   if (k.max_blocks_per_sm > 0) fit = std::min(fit, k.max_blocks_per_sm);

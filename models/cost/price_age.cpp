@@ -17,6 +17,12 @@ long days_from_civil(int y, int m, int d) {
   return era * 146097 + doe - 719468;
 }
 
+std::string dollars(double usd) {
+  std::string digits = std::to_string(static_cast<long long>(std::llround(usd)));
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<size_t>(i), ",");
+  return "$" + digits;
+}
+
 std::string age_text(double months) {
   if (months >= 24) return std::to_string(static_cast<int>(months / 12)) + " years old";
   return std::to_string(static_cast<int>(std::floor(months))) + " months old";
@@ -70,8 +76,8 @@ std::vector<std::string> stale_price_warnings(const hw::GpuSpec& gpu, bool purch
                     "; prices move fast, check it before trusting the ranking (--price-file takes your own quotes)");
   };
   if (purchase)
-    check("purchase price (" + (gpu.price.kind.empty() ? std::string("price") : gpu.price.kind) + ", $" +
-              std::to_string(static_cast<long long>(std::llround(gpu.price.usd))) + ")",
+    check("purchase price (" + (gpu.price.kind.empty() ? std::string("price") : gpu.price.kind) + ", " +
+              dollars(gpu.price.usd) + ")",
           gpu.price.date);
   if (cloud_offer) check("cloud price (" + *cloud_offer + ")", cloud_date.value_or(""));
   return out;
