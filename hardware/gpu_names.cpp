@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 #include "common/errors.h"
 #include "common/suggest.h"
@@ -103,8 +104,22 @@ std::string resolve_gpu_name(const std::string& name, const std::vector<std::str
     throw InputError(SourceLocation{}, "", "'" + name + "' names several GPUs: " + joined(found) + "; pick one");
   std::vector<std::string> names(ids);
   for (const auto& [alias, targets] : aliases) names.push_back(alias);
+  // A name cut short ("h10", "mi3") most likely begins the one meant; otherwise prefer a close
+  // match that starts with the same letter ("h10" is one edit from a10, h20 and h100).
+  const std::string n = normalized(name);
+  std::optional<std::string> match;
+  for (const auto& candidate : names)
+    if (candidate.size() > n.size() && candidate.rfind(n, 0) == 0 && (!match || candidate.size() < match->size()))
+      match = candidate;
+  if (!match && !n.empty()) {
+    std::vector<std::string> same_start;
+    for (const auto& candidate : names)
+      if (!candidate.empty() && candidate[0] == n[0]) same_start.push_back(candidate);
+    match = closest_match(n, same_start);
+  }
+  if (!match) match = closest_match(n, names);
   std::string hint;
-  if (auto match = closest_match(normalized(name), names)) {
+  if (match) {
     const auto means = candidate_ids(*match, ids, aliases);
     hint = " (did you mean '" + *match + "'" + (means.size() > 1 || (means.size() == 1 && means[0] != *match)
                                                      ? " = " + joined(means)
