@@ -72,9 +72,21 @@ void apply_architecture_defaults(const Catalog& catalog, const std::string& gpu_
                      "unknown architecture '" + arch + "'" + did_you_mean(arch, catalog.architectures()) +
                          "; defaults files live in " + catalog.architectures_dir().string());
   const RawDescription defaults = read_architecture_file(arch_file);
+  // A default keeps the architecture file's source for it under its own key, so that a GPU file's
+  // section source ("host = PCIe ...") does not claim a value the GPU file never gave.
+  auto covering_source = [&](std::string prefix) -> const FlatValue* {
+    while (true) {
+      if (auto it = defaults.sources.find(prefix); it != defaults.sources.end()) return &it->second;
+      const auto dot = prefix.rfind('.');
+      if (dot == std::string::npos) return nullptr;
+      prefix = prefix.substr(0, dot);
+    }
+  };
   for (const auto& [path, value] : defaults.values) {
     if (!find_gpu_key(path)) continue;  // per_sm.* are inputs to derived keys below
-    if (!values.count(path)) values[path] = value;
+    if (values.count(path)) continue;
+    values[path] = value;
+    if (const FlatValue* source = covering_source(path); source && !sources.count(path)) sources[path] = *source;
   }
   for (const auto& [path, value] : defaults.sources)
     if (!sources.count(path)) sources[path] = value;

@@ -89,10 +89,11 @@ Table hardware_detail_table(const hw::GpuSpec& gpu) {
     const std::string path(def.path);
     auto it = gpu.values.find(path);
     if (it == gpu.values.end()) continue;
-    const bool textual = def.kind == hw::ValueKind::string && path != "price.date" && path != "price.kind";
-    const std::string kind = textual && !hw::source_of(gpu, path).text.size()
-                                 ? ""
-                                 : std::string(hw::to_string(hw::source_of(gpu, path).kind));
+    const auto source = hw::source_of(gpu, path);
+    std::string kind(hw::to_string(source.kind));
+    if (source.kind == hw::SourceKind::unsourced && def.kind == hw::ValueKind::string) kind.clear();
+    // A price read from a public price list is "published", not a datasheet figure.
+    if (path.rfind("price.", 0) == 0 && source.kind == hw::SourceKind::datasheet) kind = "published";
     table.add_row({path, scalar_to_string(it->second.value), std::string(def.unit), kind,
                    source_text(it->second.where, gpu.origin)});
   }
@@ -100,8 +101,11 @@ Table hardware_detail_table(const hw::GpuSpec& gpu) {
     const auto& c = gpu.cloud[i];
     table.add_row({"cloud[" + std::to_string(i) + "]",
                    c.provider + " " + c.instance + " x" + std::to_string(c.gpus) + " " + usd(c.usd_per_hour) + "/h",
-                   "USD/h", std::string(hw::to_string(c.source.empty() ? hw::SourceKind::unsourced
-                                                                       : hw::classify_source(c.source))),
+                   "USD/h",
+                   c.source.empty() ? "unsourced"
+                   : hw::classify_source(c.source) == hw::SourceKind::datasheet
+                       ? "published"
+                       : std::string(hw::to_string(hw::classify_source(c.source))),
                    c.date});
   }
   return table;
