@@ -93,9 +93,12 @@ ResolvedCost resolve_cost(const CostFlags& f, const hw::GpuSpec* gpu) {
     r.gpu_watts = f.gpu_watts.value_or(gpu->power.tdp_w);
     r.host_watts = f.host_watts.value_or(machine.host_watts);
     shown.push_back({machine.kind, reports::usd(r.machine_usd), f.desktop_usd ? "--desktop-usd" : "default"});
+    auto price_source = gpu->sources.find("price");
+    const bool quoted = price_source != gpu->sources.end() && price_source->second.rfind("user quote", 0) == 0;
     shown.push_back({"GPU", reports::usd(r.gpu_price_usd),
                      f.gpu_usd ? "--gpu-usd"
-                               : "catalog: " + gpu->price.kind + (gpu->price.date.empty() ? "" : " " + gpu->price.date)});
+                               : std::string(quoted ? "--price-file: " : "catalog: ") + gpu->price.kind +
+                                     (gpu->price.date.empty() ? "" : " " + gpu->price.date)});
     shown.push_back({"GPU power", watts(r.gpu_watts), f.gpu_watts ? "--gpu-watts" : "catalog: power.tdp_w"});
     shown.push_back({"host power", watts(r.host_watts), f.host_watts ? "--host-watts" : "default: " + machine.kind});
     r.on_demand = models::cost::cheapest_on_demand(*gpu);
@@ -119,7 +122,8 @@ ResolvedCost resolve_cost(const CostFlags& f, const hw::GpuSpec* gpu) {
     shown.push_back({"cloud", "$" + reports::fixed(*f.cloud_usd_per_hour, 2) + "/GPU-hour", "--cloud-usd-per-hour"});
   } else if (r.on_demand) {
     shown.push_back({"cloud on-demand", "$" + reports::fixed(r.on_demand->usd_per_gpu_hour, 2) + "/GPU-hour",
-                     "catalog: " + r.on_demand->provider + " " + r.on_demand->instance + " (" + r.on_demand->date + ")"});
+                     std::string(r.on_demand->source.rfind("user quote", 0) == 0 ? "--price-file: " : "catalog: ") +
+                         r.on_demand->provider + " " + r.on_demand->instance + " (" + r.on_demand->date + ")"});
     if (r.spot)
       shown.push_back({"cloud spot", "$" + reports::fixed(r.spot->usd_per_gpu_hour, 2) + "/GPU-hour",
                        "catalog: " + r.spot->provider + " " + r.spot->instance + " (" + r.spot->date + ")"});
