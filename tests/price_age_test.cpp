@@ -4,6 +4,8 @@
 #include "hardware/catalog.h"
 #include "hardware/price_file.h"
 #include "models/cost/price_age.h"
+#include "models/cost/pricing.h"
+#include "support/cli_runner.h"
 #include "support/gpu_builder.h"
 #include "support/temp_dir.h"
 
@@ -56,4 +58,36 @@ date = "2026-11"
   CHECK_THROWS_WITH(hw::read_price_file(unknown, catalog), Catch::Contains("unknown.toml:2") && Catch::Contains("did you mean 'price'"));
   const auto bad_gpu = dir.write("gpu.toml", "[h100]\nprice = { usd = 1.0, date = \"2026-11\" }\n");
   CHECK_THROWS_WITH(hw::read_price_file(bad_gpu, catalog), Catch::Contains("gpu.toml:1") && Catch::Contains("several GPUs"));
+}
+
+SCENARIO("compare and cost warn about the stale prices they rank by") {
+  const auto r = test::run_gpucast(
+      {"compare", "--gpus", "v100-sxm2-16g,h200", "--model", "llama-2-7b", "--mode", "decode", "--dtype", "fp16",
+       "--format", "json"});
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("\"warnings\"") && Catch::Contains("v100-sxm2-16g: the purchase price (launch, $9,000) is from 2018-01"));
+  const auto text = test::run_gpucast({"cost", "--gpu", "v100-sxm2-16g"});
+  REQUIRE(text.exit_code == 0);
+  CHECK_THAT(text.out, Catch::Contains("Warnings") && Catch::Contains("2018-01"));
+  GIVEN("the user's own dated quote") {
+    test::TempDir dir;
+    const auto quotes = dir.write("q.toml", "[v100]\n");
+    const auto ambiguous = test::run_gpucast({"cost", "--gpu", "v100-sxm2-16g", "--price-file", quotes.string()});
+    THEN("a name meaning several GPUs is an error naming the file and line") {
+      CHECK(ambiguous.exit_code != 0);
+      CHECK_THAT(ambiguous.err, Catch::Contains("q.toml:1") && Catch::Contains("several GPUs"));
+    }
+  }
+}
+
+SCENARIO("datacenter modules are bought into a server, cards into a desktop") {
+  const hw::Catalog catalog(test::source_dir() / "hardware");
+  for (const char* id : {"b200", "gb200", "gh200", "mi300x", "mi355x", "h100-sxm", "h20"}) {
+    INFO(id);
+    CHECK(cost::default_machine(catalog.load(id)).kind == "server share");
+  }
+  for (const char* id : {"h100-pcie", "a30", "rtx-pro-6000", "l40s"}) {
+    INFO(id);
+    CHECK(cost::default_machine(catalog.load(id)).kind == "desktop");
+  }
 }
