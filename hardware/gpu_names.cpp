@@ -59,7 +59,8 @@ AliasTable read_alias_table(const std::filesystem::path& file) {
   const std::string where_file = file.string();
   for (auto&& [key, node] : root) {
     if (key.str() != "aliases")
-      throw InputError(location_of(key, where_file), std::string(key.str()), "unknown key (expected [aliases])");
+      throw InputError(location_of(key, where_file), std::string(key.str()),
+                       "unknown key (expected [aliases])");
     const auto* aliases = node.as_table();
     if (!aliases) throw InputError(location_of(node, where_file), "aliases", "expected a table");
     for (auto&& [alias, targets] : *aliases) {
@@ -97,11 +98,13 @@ std::vector<std::string> candidate_ids(const std::string& name, const std::vecto
   return out;
 }
 
-std::string resolve_gpu_name(const std::string& name, const std::vector<std::string>& ids, const AliasTable& aliases) {
+std::string resolve_gpu_name(const std::string& name, const std::vector<std::string>& ids,
+                             const AliasTable& aliases) {
   const auto found = candidate_ids(name, ids, aliases);
   if (found.size() == 1) return found.front();
   if (found.size() > 1)
-    throw InputError(SourceLocation{}, "", "'" + name + "' names several GPUs: " + joined(found) + "; pick one");
+    throw InputError(SourceLocation{}, "",
+                     "'" + name + "' names several GPUs: " + joined(found) + "; pick one");
   std::vector<std::string> names(ids);
   for (const auto& [alias, targets] : aliases) names.push_back(alias);
   // A name cut short ("h10", "mi3") most likely begins the one meant; otherwise prefer a close
@@ -109,7 +112,8 @@ std::string resolve_gpu_name(const std::string& name, const std::vector<std::str
   const std::string n = normalized(name);
   std::optional<std::string> match;
   for (const auto& candidate : names)
-    if (candidate.size() > n.size() && candidate.rfind(n, 0) == 0 && (!match || candidate.size() < match->size()))
+    if (candidate.size() > n.size() && candidate.rfind(n, 0) == 0 &&
+        (!match || candidate.size() < match->size()))
       match = candidate;
   if (!match && !n.empty()) {
     std::vector<std::string> same_start;
@@ -121,13 +125,14 @@ std::string resolve_gpu_name(const std::string& name, const std::vector<std::str
   std::string hint;
   if (match) {
     const auto means = candidate_ids(*match, ids, aliases);
-    hint = " (did you mean '" + *match + "'" + (means.size() > 1 || (means.size() == 1 && means[0] != *match)
-                                                     ? " = " + joined(means)
-                                                     : std::string()) +
+    hint = " (did you mean '" + *match + "'" +
+           (means.size() > 1 || (means.size() == 1 && means[0] != *match) ? " = " + joined(means)
+                                                                          : std::string()) +
            "?)";
   }
-  throw InputError(SourceLocation{}, "",
-                   "unknown GPU '" + name + "'" + hint + "; `gpucast hw list` shows the catalog, or pass a .toml path");
+  throw InputError(
+      SourceLocation{}, "",
+      "unknown GPU '" + name + "'" + hint + "; `gpucast hw list` shows the catalog, or pass a .toml path");
 }
 
 }  // namespace gpucast::hw

@@ -20,7 +20,8 @@ using AliasTable = std::map<std::string, std::vector<std::string>>;
 // Catalog ids `name` may mean, best first: the id itself; else the alias table's entry; else every
 // id that holds `name` (case-insensitive, spaces as dashes) as a run of whole dash-separated words
 // (an "rtx-" or "nvidia-"/"amd-" prefix on the name is dropped first).
-[[nodiscard]] std::vector<std::string> candidate_ids(const std::string& name, const std::vector<std::string>& ids,
+[[nodiscard]] std::vector<std::string> candidate_ids(const std::string& name,
+                                                     const std::vector<std::string>& ids,
                                                      const AliasTable& aliases);
 
 // The one catalog id `name` means; throws InputError naming the choices when it is ambiguous and

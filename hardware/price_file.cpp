@@ -11,22 +11,28 @@ const std::vector<std::string> kPriceKeys{"usd", "launch_usd", "kind", "date", "
 
 PriceSpec read_price(const toml::node& node, const std::string& file, const std::string& prefix) {
   const auto* table = node.as_table();
-  if (!table) throw InputError(location_of(node, file), prefix + "price", "expected a table: price = { usd = ..., date = \"YYYY-MM\" }");
+  if (!table)
+    throw InputError(location_of(node, file), prefix + "price",
+                     "expected a table: price = { usd = ..., date = \"YYYY-MM\" }");
   FlatTable values;
   for (auto&& [key, value] : *table) {
     const std::string name(key.str());
     const KeyDef* def = find_gpu_key("price." + name);
     if (!def)
-      throw InputError(location_of(key, file), prefix + "price." + name, "unknown key" + did_you_mean(name, kPriceKeys));
+      throw InputError(location_of(key, file), prefix + "price." + name,
+                       "unknown key" + did_you_mean(name, kPriceKeys));
     values[name] = convert_value(*def, value, prefix + "price." + name, file);
   }
   for (const char* required : {"usd", "date"})
     if (!values.count(required))
-      throw InputError(location_of(node, file), prefix + "price." + required, "missing required key (quotes must be dated)");
+      throw InputError(location_of(node, file), prefix + "price." + required,
+                       "missing required key (quotes must be dated)");
   PriceSpec p;
   p.usd = *scalar_as_number(values.at("usd").value);
   if (values.count("launch_usd")) p.launch_usd = *scalar_as_number(values.at("launch_usd").value);
-  auto text = [&](const char* k) { return values.count(k) ? std::get<std::string>(values.at(k).value) : std::string(); };
+  auto text = [&](const char* k) {
+    return values.count(k) ? std::get<std::string>(values.at(k).value) : std::string();
+  };
   p.kind = values.count("kind") ? text("kind") : "quote";
   p.date = text("date");
   p.note = values.count("note") ? text("note") : "price file " + file;
@@ -65,7 +71,8 @@ PriceFile read_price_file(const std::filesystem::path& path, const Catalog& cata
         quote.cloud = offers;
       } else {
         throw InputError(location_of(field, out.file), name + "." + f,
-                         "unknown key" + did_you_mean(f, {"price", "cloud"}) + " (a GPU's quote holds price and [[cloud]])");
+                         "unknown key" + did_you_mean(f, {"price", "cloud"}) +
+                             " (a GPU's quote holds price and [[cloud]])");
       }
     }
     out.quotes[id] = quote;

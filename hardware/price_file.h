@@ -24,7 +24,7 @@
 namespace gpucast::hw {
 
 struct PriceQuote {
-  std::optional<PriceSpec> price;               // replaces the catalog's [price]
+  std::optional<PriceSpec> price;                // replaces the catalog's [price]
   std::optional<std::vector<CloudOffer>> cloud;  // replaces the catalog's [[cloud]] offers
 };
 

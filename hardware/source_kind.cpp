@@ -10,16 +10,23 @@ std::string lower(std::string_view text) {
   std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
   return out;
 }
-bool has(const std::string& text, std::string_view word) { return text.find(word) != std::string::npos; }
+bool has(const std::string& text, std::string_view word) {
+  return text.find(word) != std::string::npos;
+}
 }  // namespace
 
 std::string_view to_string(SourceKind kind) {
   switch (kind) {
-    case SourceKind::datasheet: return "datasheet";
-    case SourceKind::measurement: return "measurement";
-    case SourceKind::assumption: return "assumption";
-    case SourceKind::derived: return "derived";
-    default: return "unsourced";
+    case SourceKind::datasheet:
+      return "datasheet";
+    case SourceKind::measurement:
+      return "measurement";
+    case SourceKind::assumption:
+      return "assumption";
+    case SourceKind::derived:
+      return "derived";
+    default:
+      return "unsourced";
   }
 }
 
@@ -38,11 +45,13 @@ SourceKind classify_source(std::string_view text) {
 }
 
 KeySource source_of(const GpuSpec& gpu, const std::string& path) {
-  if (auto it = gpu.values.find(path); it != gpu.values.end() && it->second.where.file.rfind("derived:", 0) == 0)
+  if (auto it = gpu.values.find(path);
+      it != gpu.values.end() && it->second.where.file.rfind("derived:", 0) == 0)
     return {it->second.where.file.substr(8), SourceKind::derived};
   std::string prefix = path;
   while (true) {
-    if (auto it = gpu.sources.find(prefix); it != gpu.sources.end()) return {it->second, classify_source(it->second)};
+    if (auto it = gpu.sources.find(prefix); it != gpu.sources.end())
+      return {it->second, classify_source(it->second)};
     const auto dot = prefix.rfind('.');
     if (dot == std::string::npos) return {};
     prefix = prefix.substr(0, dot);

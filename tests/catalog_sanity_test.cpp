@@ -12,7 +12,9 @@
 using namespace gpucast;
 
 namespace {
-hw::Catalog real_catalog() { return hw::Catalog(test::source_dir() / "hardware"); }
+hw::Catalog real_catalog() {
+  return hw::Catalog(test::source_dir() / "hardware");
+}
 
 // Dense 16-bit tensor FLOP per SM per clock at the boost clock: a generation at most doubles it,
 // so a sparse figure (twice the dense one) stands out.
@@ -23,7 +25,7 @@ double per_sm_clock(const hw::GpuSpec& g) {
 
 // The generation each architecture follows, within its product line.
 const std::map<std::string, std::string> kPrevious{
-    {"turing", "volta"},  {"ampere", "volta"},          {"ada", "ampere"},  {"hopper", "ampere"},
+    {"turing", "volta"},  {"ampere", "volta"},        {"ada", "ampere"},  {"hopper", "ampere"},
     {"blackwell", "ada"}, {"blackwell-dc", "hopper"}, {"cdna4", "cdna3"},
 };
 }  // namespace
@@ -80,12 +82,18 @@ SCENARIO("every catalog price is dated and every cloud offer names its source") 
 SCENARIO("the GPUs people buy in 2026 are in the catalog with their vendor and architecture") {
   const auto catalog = real_catalog();
   const std::map<std::string, std::pair<std::string, std::string>> expected{
-      {"b200", {"NVIDIA", "blackwell-dc"}},   {"b300", {"NVIDIA", "blackwell-dc"}},
-      {"gb200", {"NVIDIA", "blackwell-dc"}},  {"gh200", {"NVIDIA", "hopper"}},
-      {"h20", {"NVIDIA", "hopper"}},          {"rtx-5080", {"NVIDIA", "blackwell"}},
-      {"rtx-5070-ti", {"NVIDIA", "blackwell"}}, {"rtx-pro-6000", {"NVIDIA", "blackwell"}},
-      {"l20", {"NVIDIA", "ada"}},             {"mi300x", {"AMD", "cdna3"}},
-      {"mi325x", {"AMD", "cdna3"}},           {"mi355x", {"AMD", "cdna4"}},
+      {"b200", {"NVIDIA", "blackwell-dc"}},
+      {"b300", {"NVIDIA", "blackwell-dc"}},
+      {"gb200", {"NVIDIA", "blackwell-dc"}},
+      {"gh200", {"NVIDIA", "hopper"}},
+      {"h20", {"NVIDIA", "hopper"}},
+      {"rtx-5080", {"NVIDIA", "blackwell"}},
+      {"rtx-5070-ti", {"NVIDIA", "blackwell"}},
+      {"rtx-pro-6000", {"NVIDIA", "blackwell"}},
+      {"l20", {"NVIDIA", "ada"}},
+      {"mi300x", {"AMD", "cdna3"}},
+      {"mi325x", {"AMD", "cdna3"}},
+      {"mi355x", {"AMD", "cdna4"}},
       {"rtx-5090", {"NVIDIA", "blackwell"}},
   };
   for (const auto& [id, va] : expected) {

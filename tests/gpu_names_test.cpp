@@ -7,7 +7,9 @@
 using namespace gpucast;
 
 namespace {
-hw::Catalog real_catalog() { return hw::Catalog(test::source_dir() / "hardware"); }
+hw::Catalog real_catalog() {
+  return hw::Catalog(test::source_dir() / "hardware");
+}
 }  // namespace
 
 SCENARIO("a name that means one GPU resolves to it") {
@@ -26,11 +28,13 @@ SCENARIO("a name that means several GPUs is refused with the list to pick from")
   const auto h100 = hw::candidate_ids("h100", catalog.ids(), catalog.aliases());
   CHECK(h100 == std::vector<std::string>{"h100-sxm", "h100-pcie"});
   CHECK_THROWS_WITH(catalog.resolve("h100"), Catch::Contains("h100-sxm") && Catch::Contains("h100-pcie"));
-  CHECK_THROWS_WITH(catalog.resolve("a100"), Catch::Contains("a100-sxm-80g") && Catch::Contains("a100-pcie-40g"));
+  CHECK_THROWS_WITH(catalog.resolve("a100"),
+                    Catch::Contains("a100-sxm-80g") && Catch::Contains("a100-pcie-40g"));
 }
 
 SCENARIO("a misspelled name gets a suggestion, not a wrong GPU") {
   const auto catalog = real_catalog();
-  CHECK_THROWS_WITH(catalog.resolve("h10"), Catch::Contains("did you mean 'h100'") || Catch::Contains("did you mean 'h20'"));
+  CHECK_THROWS_WITH(catalog.resolve("h10"),
+                    Catch::Contains("did you mean 'h100'") || Catch::Contains("did you mean 'h20'"));
   CHECK_THROWS_WITH(catalog.resolve("mi30x"), Catch::Contains("did you mean 'mi300x'"));
 }

@@ -23,7 +23,8 @@ SCENARIO("a price is stale after twelve months, not before") {
   gpu.price.date = "";
   CHECK_THAT(cost::stale_price_warnings(gpu, true, std::nullopt, std::nullopt, today).front(),
              Catch::Contains("no date"));
-  CHECK(cost::stale_price_warnings(gpu, false, std::string("AWS p3"), std::string("2018-01"), today).size() == 1);
+  CHECK(cost::stale_price_warnings(gpu, false, std::string("AWS p3"), std::string("2018-01"), today).size() ==
+        1);
 }
 
 SCENARIO("the V100's 2018 launch price is flagged") {
@@ -53,26 +54,31 @@ date = "2026-11"
   CHECK(gpu.cloud.front().usd_per_gpu_hour() == 2.5);
 
   const auto undated = dir.write("undated.toml", "[h200-sxm]\nprice = { usd = 30000.0 }\n");
-  CHECK_THROWS_WITH(hw::read_price_file(undated, catalog), Catch::Contains("undated.toml:2") && Catch::Contains("price.date"));
+  CHECK_THROWS_WITH(hw::read_price_file(undated, catalog),
+                    Catch::Contains("undated.toml:2") && Catch::Contains("price.date"));
   const auto unknown = dir.write("unknown.toml", "[h200-sxm]\nprise = { usd = 1.0 }\n");
-  CHECK_THROWS_WITH(hw::read_price_file(unknown, catalog), Catch::Contains("unknown.toml:2") && Catch::Contains("did you mean 'price'"));
+  CHECK_THROWS_WITH(hw::read_price_file(unknown, catalog),
+                    Catch::Contains("unknown.toml:2") && Catch::Contains("did you mean 'price'"));
   const auto bad_gpu = dir.write("gpu.toml", "[h100]\nprice = { usd = 1.0, date = \"2026-11\" }\n");
-  CHECK_THROWS_WITH(hw::read_price_file(bad_gpu, catalog), Catch::Contains("gpu.toml:1") && Catch::Contains("several GPUs"));
+  CHECK_THROWS_WITH(hw::read_price_file(bad_gpu, catalog),
+                    Catch::Contains("gpu.toml:1") && Catch::Contains("several GPUs"));
 }
 
 SCENARIO("compare and cost warn about the stale prices they rank by") {
-  const auto r = test::run_gpucast(
-      {"compare", "--gpus", "v100-sxm2-16g,h200", "--model", "llama-2-7b", "--mode", "decode", "--dtype", "fp16",
-       "--format", "json"});
+  const auto r = test::run_gpucast({"compare", "--gpus", "v100-sxm2-16g,h200", "--model", "llama-2-7b",
+                                    "--mode", "decode", "--dtype", "fp16", "--format", "json"});
   REQUIRE(r.exit_code == 0);
-  CHECK_THAT(r.out, Catch::Contains("\"warnings\"") && Catch::Contains("v100-sxm2-16g: the purchase price (launch, $9,000) is from 2018-01"));
+  CHECK_THAT(r.out,
+             Catch::Contains("\"warnings\"") &&
+                 Catch::Contains("v100-sxm2-16g: the purchase price (launch, $9,000) is from 2018-01"));
   const auto text = test::run_gpucast({"cost", "--gpu", "v100-sxm2-16g"});
   REQUIRE(text.exit_code == 0);
   CHECK_THAT(text.out, Catch::Contains("Warnings") && Catch::Contains("2018-01"));
   GIVEN("the user's own dated quote") {
     test::TempDir dir;
     const auto quotes = dir.write("q.toml", "[v100]\n");
-    const auto ambiguous = test::run_gpucast({"cost", "--gpu", "v100-sxm2-16g", "--price-file", quotes.string()});
+    const auto ambiguous =
+        test::run_gpucast({"cost", "--gpu", "v100-sxm2-16g", "--price-file", quotes.string()});
     THEN("a name meaning several GPUs is an error naming the file and line") {
       CHECK(ambiguous.exit_code != 0);
       CHECK_THAT(ambiguous.err, Catch::Contains("q.toml:1") && Catch::Contains("several GPUs"));

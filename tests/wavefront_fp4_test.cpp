@@ -11,7 +11,8 @@ using test::gpu_builder;
 
 SCENARIO("an AMD GPU's kernels are counted in 64-wide wavefronts") {
   GIVEN("a built GPU of the cdna3 architecture") {
-    const auto amd = gpu_builder{}.set("architecture", "\"cdna3\"").set("compute_capability", "\"gfx942\"").build();
+    const auto amd =
+        gpu_builder{}.set("architecture", "\"cdna3\"").set("compute_capability", "\"gfx942\"").build();
     THEN("its warp size defaults to 64, an NVIDIA one's to 32") {
       CHECK(amd.sm.warp_size == 64);
       CHECK(gpu_builder{}.build().sm.warp_size == 32);

@@ -42,7 +42,8 @@ std::optional<CalendarDate> parse_price_date(std::string_view text) {
   CalendarDate d;
   if (!digits(0, 4, d.year) || text[4] != '-' || !digits(5, 2, d.month) || d.month < 1 || d.month > 12)
     return std::nullopt;
-  if (text.size() == 10 && (text[7] != '-' || !digits(8, 2, d.day) || d.day < 1 || d.day > 31)) return std::nullopt;
+  if (text.size() == 10 && (text[7] != '-' || !digits(8, 2, d.day) || d.day < 1 || d.day > 31))
+    return std::nullopt;
   return d;
 }
 
@@ -54,7 +55,8 @@ CalendarDate today_utc() {
 }
 
 double months_between(const CalendarDate& from, const CalendarDate& to) {
-  const long days = days_from_civil(to.year, to.month, to.day) - days_from_civil(from.year, from.month, from.day);
+  const long days =
+      days_from_civil(to.year, to.month, to.day) - days_from_civil(from.year, from.month, from.day);
   return static_cast<double>(days) / 30.44;
 }
 
@@ -66,14 +68,16 @@ std::vector<std::string> stale_price_warnings(const hw::GpuSpec& gpu, bool purch
   auto check = [&](const std::string& what, const std::string& date) {
     const auto d = parse_price_date(date);
     if (!d) {
-      out.push_back(gpu.id + ": the " + what + " has no date" + (date.empty() ? "" : " it can read ('" + date + "')") +
+      out.push_back(gpu.id + ": the " + what + " has no date" +
+                    (date.empty() ? "" : " it can read ('" + date + "')") +
                     "; check it before trusting the ranking (--price-file takes your own quotes)");
       return;
     }
     const double months = months_between(*d, today);
     if (months > kStalePriceMonths)
-      out.push_back(gpu.id + ": the " + what + " is from " + date + ", " + age_text(months) +
-                    "; prices move fast, check it before trusting the ranking (--price-file takes your own quotes)");
+      out.push_back(
+          gpu.id + ": the " + what + " is from " + date + ", " + age_text(months) +
+          "; prices move fast, check it before trusting the ranking (--price-file takes your own quotes)");
   };
   if (purchase)
     check("purchase price (" + (gpu.price.kind.empty() ? std::string("price") : gpu.price.kind) + ", " +
