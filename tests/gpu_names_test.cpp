@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "hardware/catalog.h"
+#include "support/cli_runner.h"
 #include "support/temp_dir.h"
 
 using namespace gpucast;
@@ -37,4 +38,17 @@ SCENARIO("a misspelled name gets a suggestion, not a wrong GPU") {
   CHECK_THROWS_WITH(catalog.resolve("h10"),
                     Catch::Contains("did you mean 'h100'") || Catch::Contains("did you mean 'h20'"));
   CHECK_THROWS_WITH(catalog.resolve("mi30x"), Catch::Contains("did you mean 'mi300x'"));
+}
+
+SCENARIO("every command that takes a GPU accepts the same names") {
+  CHECK(test::run_gpucast({"hw", "show", "mi300", "--format", "json"}).exit_code == 0);
+  CHECK(test::run_gpucast({"predict", "--gpu", "4090", "--model", "llama-3-8b", "--mode", "decode"}).exit_code == 0);
+  CHECK(test::run_gpucast({"cost", "--gpu", "h200"}).exit_code == 0);
+  const auto compare = test::run_gpucast({"compare", "--gpus", "h200,mi300,4090", "--model", "llama-3-8b", "--mode",
+                                          "decode", "--format", "csv"});
+  REQUIRE(compare.exit_code == 0);
+  CHECK_THAT(compare.out, Catch::Contains("h200-sxm") && Catch::Contains("mi300x") && Catch::Contains("rtx-4090"));
+  const auto ambiguous = test::run_gpucast({"predict", "--gpu", "h100", "--model", "llama-3-8b"});
+  CHECK(ambiguous.exit_code != 0);
+  CHECK_THAT(ambiguous.err, Catch::Contains("h100-sxm, h100-pcie"));
 }
