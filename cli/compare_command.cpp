@@ -33,7 +33,7 @@ std::vector<std::string> gpu_list(const std::vector<std::string>& items, const h
     if (part == "all") {
       for (const auto& id : catalog.ids()) out.push_back(id);
     } else {
-      out.push_back(part);
+      out.push_back(catalog.resolve(part));  // aliases and typed names ("h100" -> ask which; "4090")
     }
   }
   if (out.empty()) throw UsageError("--gpus needs at least one GPU");
@@ -180,17 +180,20 @@ void add_compare_command(CLI::App& app, AppContext& ctx) {
   cmd->callback([o, &ctx] {
     const auto ids = gpu_list(o->gpus, ctx.catalog);
     if (o->flags.gpu_usd && ids.size() > 1) throw UsageError("--gpu-usd sets one GPU's price; use it with `gpucast cost`");
-    const std::string baseline = o->baseline.empty() ? ids.front() : o->baseline;
+    const std::string baseline = o->baseline.empty() ? ids.front() : ctx.catalog.resolve(o->baseline);
     if (std::find(ids.begin(), ids.end(), baseline) == ids.end())
       throw UsageError("--baseline " + baseline + " is not among --gpus");
     const auto source = resolve_workload(o->source);
     const auto overrides = hw::parse_overrides(o->sets);
     const auto unit = result_unit(source);
+    const auto prices = read_price_flags(o->flags, ctx.catalog);
 
     std::vector<cost::ComparisonRow> rows;
+    std::vector<std::string> warnings;
     double baseline_us = 0;
     for (const auto& id : ids) {
-      const auto gpu = ctx.catalog.load(id, overrides);
+      auto gpu = ctx.catalog.load(id, overrides);
+      if (prices) hw::apply_price_file(*prices, gpu);
       sim::Simulator simulator(gpu);
       std::optional<sim::Prediction> prediction;
       try {
@@ -209,6 +212,7 @@ void add_compare_command(CLI::App& app, AppContext& ctx) {
       const auto s = summarize(source, gpu, p);
       const auto rc = resolve_cost(o->flags, &gpu);
       const auto owned = cost::compare_costs(rc.inputs);
+      for (auto& w : price_warnings(o->flags, gpu, rc)) warnings.push_back(std::move(w));
 
       cost::ComparisonRow row;
       row.gpu = id;
@@ -240,7 +244,9 @@ void add_compare_command(CLI::App& app, AppContext& ctx) {
     if (baseline_us <= 0) throw UsageError("the baseline " + baseline + " cannot run this workload; pick another with --baseline");
     for (auto& row : rows) row.speedup = row.time_us > 0 ? baseline_us / row.time_us : 0;
     cost::rank_rows(rows, cost::parse_rank_by(o->rank));
-    write_report(ctx, build_report(*o, rows, source.workload.name(), unit.name, baseline), o->out);
+    auto report = build_report(*o, rows, source.workload.name(), unit.name, baseline);
+    add_warnings(report, warnings);
+    write_report(ctx, report, o->out);
   });
 }
 

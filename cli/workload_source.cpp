@@ -15,8 +15,8 @@ void add_workload_source_options(CLI::App* cmd, WorkloadSourceOptions& o, bool w
   cmd->add_option("--batch", o.batch, "sequences or images per step")->check(CLI::PositiveNumber);
   cmd->add_option("--seq", o.seq, "tokens per sequence (prefill, train, encoders)")->check(CLI::PositiveNumber);
   cmd->add_option("--context", o.context, "tokens already in the KV cache (decode)")->check(CLI::NonNegativeNumber);
-  cmd->add_option("--dtype", o.dtype, "fp32 | tf32 | fp16 | bf16 | fp8 | int8 (weights and activations)")
-      ->check(CLI::IsMember({"fp32", "tf32", "fp16", "bf16", "fp8", "int8"}));
+  cmd->add_option("--dtype", o.dtype, "fp32 | tf32 | fp16 | bf16 | fp8 | int8 | fp6 | fp4 (weights and activations)")
+      ->check(CLI::IsMember({"fp32", "tf32", "fp16", "bf16", "fp8", "int8", "fp6", "fp4"}));
   cmd->add_option("--attention", o.attention,
                   "attention kernels: auto (PyTorch's choice for the GPU: cuDNN on Hopper, FlashAttention-2 on "
                   "Ampere/Ada, memory-efficient before) | flash2 | flash3 | cudnn | efficient | math (unfused: QK^T, "

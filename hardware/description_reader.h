@@ -29,6 +29,9 @@ struct RawDescription {
 [[nodiscard]] RawDescription read_gpu_file(const std::filesystem::path& path);
 [[nodiscard]] RawDescription read_gpu_table(const toml::table& table, const std::string& file);
 
+// Reads an array of [[cloud]] tables (cloud_keys()); `cloud = []` is an empty list.
+[[nodiscard]] std::vector<RawCloudOffer> read_cloud_offers(const toml::node& node, const std::string& file);
+
 // Reads an architecture defaults file (architecture_keys()).
 [[nodiscard]] RawDescription read_architecture_file(const std::filesystem::path& path);
 

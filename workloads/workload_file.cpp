@@ -42,7 +42,7 @@ LocatedParam convert_param(const ParamDef& def, const toml::node& node, const st
       if (!parse_dtype(text)) {
         std::vector<std::string> choices;
         for (auto t : {DataType::fp64, DataType::fp32, DataType::tf32, DataType::fp16, DataType::bf16, DataType::fp8,
-                       DataType::int8})
+                       DataType::int8, DataType::fp6, DataType::fp4})
           choices.emplace_back(to_string(t));
         throw InputError(where, name,
                          "unknown data type '" + text + "'" + did_you_mean(text, choices) + "; one of " + dtype_choices());
