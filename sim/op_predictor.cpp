@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "models/op_model.h"
+#include "sim/collective_timing.h"
 #include "workloads/op_params.h"
 
 namespace gpucast::sim {
@@ -21,6 +22,9 @@ std::string op_key(const wl::Op& op) {
 }
 
 OpPredictor::OpPredictor(hw::GpuSpec gpu) : gpu_(std::move(gpu)), rates_(GpuRates::from(gpu_)) {}
+
+OpPredictor::OpPredictor(hw::SystemSpec system)
+    : gpu_(system.gpu), system_(std::move(system)), rates_(GpuRates::from(gpu_)) {}
 
 const OpTiming& OpPredictor::predict(const wl::Op& op) {
   const std::string key = op_key(op);
@@ -41,6 +45,7 @@ bool is_library_op(const wl::Op& op) {
 }  // namespace
 
 OpTiming OpPredictor::compute(const wl::Op& op) const {
+  if (const auto* c = std::get_if<wl::CollectiveOp>(&op); c && system_) return time_collective(*c, *system_, rates_);
   const auto options = models::plan_op(op, gpu_);
   OpTiming best;
   best.duration_us = std::numeric_limits<double>::infinity();

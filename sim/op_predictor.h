@@ -1,11 +1,13 @@
 #pragma once
 // Predicts one op running alone with do_bench semantics: CUDA events around the op, launches
 // queued behind the L2 flush. Tries every option the op model offers and keeps the fastest.
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "hardware/gpu_spec.h"
+#include "hardware/system_spec.h"
 #include "sim/kernel_timer.h"
 #include "workloads/op.h"
 
@@ -26,6 +28,9 @@ struct OpTiming {
 class OpPredictor {
  public:
   explicit OpPredictor(hw::GpuSpec gpu);
+  // With a system, collectives are timed by the collective model; without one they are an error.
+  explicit OpPredictor(hw::SystemSpec system);
+  [[nodiscard]] const hw::SystemSpec* system() const { return system_ ? &*system_ : nullptr; }
   [[nodiscard]] const hw::GpuSpec& gpu() const { return gpu_; }
   [[nodiscard]] const GpuRates& rates() const { return rates_; }
   // Cached by the op's parameters: identical ops in a workload are timed once.
@@ -34,6 +39,7 @@ class OpPredictor {
  private:
   [[nodiscard]] OpTiming compute(const wl::Op& op) const;
   hw::GpuSpec gpu_;
+  std::optional<hw::SystemSpec> system_;
   GpuRates rates_;
   std::unordered_map<std::string, OpTiming> cache_;
 };
