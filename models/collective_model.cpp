@@ -88,7 +88,7 @@ CollectiveEstimate estimate_collective(const wl::CollectiveOp& op, const hw::Sys
     const double net_per_gpu = sys.network.node_gbps() * sys.network.efficiency / sys.gpus_per_node;
     e.algorithm = "p2p";
     e.steps = n - 1;
-    e.latency_us = base + step * (n - 1) + (e.crosses_network ? sys.network.latency_us : 0);
+    e.latency_us = step * (n - 1) + (e.crosses_network ? sys.network.latency_us : 0);
     const double t_intra = transfer(intra, fabric * plateau * ramp);
     const double t_inter = transfer(inter, net_per_gpu * ramp);
     e.transfer_us = std::max(t_intra, t_inter);
@@ -99,12 +99,12 @@ CollectiveEstimate estimate_collective(const wl::CollectiveOp& op, const hw::Sys
     const int steps = ring_steps(op.kind, n);
     const double ring_rate = e.crosses_network ? std::min(fabric * plateau, network) : fabric * plateau;
     const double step_lat = e.crosses_network ? std::max(step, sys.network.latency_us) : step;
-    const double ring_latency = base + steps * step_lat;
-    const double ring_time = ring_latency + transfer(e.wire_bytes, ring_rate * ramp);
+    const double ring_latency = steps * step_lat;
+    const double ring_time = std::max(base, ring_latency + transfer(e.wire_bytes, ring_rate * ramp));
     e.algorithm = (op.kind == CollectiveKind::send || op.kind == CollectiveKind::recv) ? "p2p" : "ring";
     e.steps = steps;
     e.latency_us = ring_latency;
-    e.transfer_us = ring_time - ring_latency;
+    e.transfer_us = transfer(e.wire_bytes, ring_rate * ramp);
     e.link_gbps = e.crosses_network && network < fabric * plateau ? network : fabric;
     e.efficiency = ring_rate * ramp / e.link_gbps;
     double best = ring_time;
@@ -112,35 +112,39 @@ CollectiveEstimate estimate_collective(const wl::CollectiveOp& op, const hw::Sys
     // domains: log2 network hops instead of one per ring step.
     if (op.kind == CollectiveKind::all_reduce && e.crosses_network) {
       const int tree_steps = 2 * (int(std::ceil(std::log2(e.nodes_spanned))) + (local - 1));
-      const double tree_latency = base + 2 * std::ceil(std::log2(e.nodes_spanned)) * sys.network.latency_us +
-                                  2 * (local - 1) * step;
-      const double tree_time = tree_latency + transfer(e.wire_bytes, ring_rate * ramp);
+      const double tree_latency =
+          2 * std::ceil(std::log2(e.nodes_spanned)) * sys.network.latency_us + 2 * (local - 1) * step;
+      const double tree_time = std::max(base, tree_latency + transfer(e.wire_bytes, ring_rate * ramp));
       if (tree_time < best) {
         best = tree_time;
         e.algorithm = "tree";
         e.steps = tree_steps;
         e.latency_us = tree_latency;
-        e.transfer_us = tree_time - tree_latency;
+        e.transfer_us = transfer(e.wire_bytes, ring_rate * ramp);
       }
     }
     // NVLS: the switch reduces; each GPU sends and receives the buffer once.
     if (op.kind == CollectiveKind::all_reduce && !e.crosses_network && sys.fabric.nvls &&
         sys.fabric.kind == hw::FabricKind::nvswitch) {
-      const double nvls_latency = base + 2 * step;
-      const double nvls_time = nvls_latency + transfer(op.bytes, fabric * sys.nccl.nvls_efficiency * ramp);
+      const double nvls_latency = 2 * step;
+      const double nvls_transfer = transfer(op.bytes, fabric * sys.nccl.nvls_efficiency * ramp);
+      const double nvls_time = std::max(base, nvls_latency + nvls_transfer);
       if (nvls_time < best) {
         best = nvls_time;
         e.algorithm = "nvls";
         e.steps = 2;
         e.latency_us = nvls_latency;
-        e.transfer_us = nvls_time - nvls_latency;
+        e.transfer_us = nvls_transfer;
         e.link_gbps = fabric;
         e.efficiency = sys.nccl.nvls_efficiency * ramp;
         e.sm_share = std::min(e.sm_share, 0.5 * double(sys.nccl.channels) / sys.gpu.sm.count);
       }
     }
   }
-  e.time_us = e.latency_us + e.transfer_us;
+  // The call's fixed cost (launch, setup, final sync) overlaps the data movement of a long call:
+  // a call takes at least the fixed cost, else its steps and transfer.
+  e.fixed_us = base;
+  e.time_us = std::max(base, e.latency_us + e.transfer_us);
   e.algbw_gbps = e.time_us > 0 ? op.bytes / (e.time_us * 1e3) : 0;
   e.busbw_gbps = e.algbw_gbps * bf;
   e.dram_bytes = op.bytes + 2 * e.wire_bytes;

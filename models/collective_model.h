@@ -1,7 +1,7 @@
 #pragma once
 // NCCL collectives on a multi-GPU system: which algorithm NCCL would pick (ring, tree across nodes,
-// NVLS in the switch, point-to-point), a latency term (fixed cost plus one per algorithm step) and a
-// bandwidth term (the bytes each GPU puts on the wire over the bottleneck link, at a plateau
+// NVLS in the switch, point-to-point), a fixed cost per call (its floor: a long call overlaps it), a
+// latency per algorithm step and a bandwidth term (the bytes each GPU puts on the wire over the bottleneck link, at a plateau
 // efficiency that ramps with message size), reported with the nccl-tests algbw/busbw conventions.
 #include <string>
 
@@ -24,8 +24,9 @@ namespace gpucast::models {
 struct CollectiveEstimate {
   std::string algorithm;      // ring, tree, nvls, p2p, local
   double time_us = 0;         // as nccl-tests reports it (launch included)
-  double latency_us = 0;      // fixed cost plus steps
-  double transfer_us = 0;     // bandwidth term
+  double fixed_us = 0;        // the call's floor: launch, setup, final sync (nccl base latency)
+  double latency_us = 0;      // the algorithm's steps (and network hops)
+  double transfer_us = 0;     // bandwidth term; time = max(fixed, latency + transfer)
   double algbw_gbps = 0;      // bytes / time
   double busbw_gbps = 0;      // algbw x bus_factor
   double wire_bytes = 0;      // bytes each GPU sends (ring all-reduce: 2(n-1)/n of the buffer)

@@ -17,13 +17,13 @@ OpTiming time_collective(const wl::CollectiveOp& op, const hw::SystemSpec& syste
   k.exec_us = t.exec_us;
   k.waves = e.sm_share;
   k.blocks_per_sm = 1;
-  k.latency_us = std::min(t.exec_us, e.latency_us);
-  k.memory_us = t.exec_us - k.latency_us;
+  k.memory_us = std::min(t.exec_us, e.transfer_us);
+  k.latency_us = t.exec_us - k.memory_us;
   k.dram_bytes = e.dram_bytes;
   t.kernels.push_back(k);
   t.dram_bytes = e.dram_bytes;
   t.flops = 0;
-  t.bound = e.transfer_us >= e.latency_us ? Bound::memory : Bound::latency;
+  t.bound = e.transfer_us >= std::max(e.fixed_us, e.latency_us) ? Bound::memory : Bound::latency;
   return t;
 }
 
