@@ -38,8 +38,8 @@ SCENARIO("ring all-reduce moves 2(n-1)/n of the buffer per GPU in 2(n-1) steps")
   CHECK(e.algorithm == "ring");
   CHECK(e.wire_bytes == Approx(bytes * 2 * 7 / 8));
   CHECK(e.steps == 14);
-  // 10 us fixed + 14 steps x 1 us + 1.4e9 B / (100 GB/s x 0.8)
-  const double expected = 10 + 14 + 1.4e9 / (80e3);
+  // max(10 us fixed, 14 steps x 1 us + 1.4e9 B / (100 GB/s x 0.8))
+  const double expected = 14 + 1.4e9 / (80e3);
   CHECK(e.time_us == Approx(expected).epsilon(1e-6));
   CHECK(e.busbw_gbps == Approx(bytes / (expected * 1e3) * 1.75).epsilon(1e-6));
 }
@@ -49,21 +49,21 @@ SCENARIO("all-gather and reduce-scatter move (n-1)/n in n-1 steps; broadcast and
   const double bytes = 400e6;
   const auto ag = estimate_collective(op(CollectiveKind::all_gather, bytes, 4), sys);
   CHECK(ag.wire_bytes == Approx(300e6));
-  CHECK(ag.time_us == Approx(10 + 3 + 300e6 / 80e3).epsilon(1e-6));
+  CHECK(ag.time_us == Approx(3 + 300e6 / 80e3).epsilon(1e-6));
   const auto rs = estimate_collective(op(CollectiveKind::reduce_scatter, bytes, 4), sys);
   CHECK(rs.time_us == Approx(ag.time_us));
   const auto bc = estimate_collective(op(CollectiveKind::broadcast, bytes, 4), sys);
   CHECK(bc.wire_bytes == Approx(bytes));
-  CHECK(bc.time_us == Approx(10 + 3 + 400e6 / 80e3).epsilon(1e-6));
+  CHECK(bc.time_us == Approx(3 + 400e6 / 80e3).epsilon(1e-6));
   const auto sr = estimate_collective(op(CollectiveKind::send, bytes, 2), sys);
   CHECK(sr.steps == 1);
-  CHECK(sr.time_us == Approx(10 + 1 + 400e6 / 80e3).epsilon(1e-6));
+  CHECK(sr.time_us == Approx(1 + 400e6 / 80e3).epsilon(1e-6));
 }
 
 SCENARIO("all-to-all sends (n-1)/n of the buffer to its peers at once") {
   const auto sys = test::system_builder(8);
   const auto e = estimate_collective(op(CollectiveKind::all_to_all, 800e6, 8), sys);
-  CHECK(e.time_us == Approx(10 + 7 + 700e6 / 80e3).epsilon(1e-6));
+  CHECK(e.time_us == Approx(7 + 700e6 / 80e3).epsilon(1e-6));
 }
 
 SCENARIO("the efficiency ramp halves the bandwidth at ramp_bytes") {
@@ -81,7 +81,7 @@ SCENARIO("NVLS runs the all-reduce in the switch only where the fabric has it an
   sys.fabric.nvls = true;
   const auto e = estimate_collective(op(CollectiveKind::all_reduce, bytes, 8), sys);
   CHECK(e.algorithm == "nvls");
-  CHECK(e.time_us == Approx(10 + 2 + 1e9 / (100e3 * 0.6)).epsilon(1e-6));
+  CHECK(e.time_us == Approx(2 + 1e9 / (100e3 * 0.6)).epsilon(1e-6));
   // Not for other collectives.
   CHECK(estimate_collective(op(CollectiveKind::all_gather, bytes, 8), sys).algorithm == "ring");
 }
@@ -94,8 +94,9 @@ SCENARIO("crossing nodes: the ring is bounded by the NICs; small all-reduces tak
   CHECK(big.link_gbps == Approx(400));
   const auto small = estimate_collective(op(CollectiveKind::all_reduce, 4096, 32), sys);
   CHECK(small.algorithm == "tree");
-  // Tree: 10 + 2 x log2(4) x 5 us + 2 x 7 x 1 us of latency.
-  CHECK(small.latency_us == Approx(10 + 20 + 14));
+  // Tree: 2 x log2(4) x 5 us + 2 x 7 x 1 us of latency (the ring: 62 steps x 5 us).
+  CHECK(small.latency_us == Approx(20 + 14));
+  CHECK(small.time_us == Approx(34 + small.transfer_us));
 }
 
 SCENARIO("a data-parallel group at stride 8 puts one rank per node") {
@@ -113,4 +114,12 @@ SCENARIO("a group larger than the system, or crossing nodes without a network, i
   no_net.network.nics_per_node = 0;
   CHECK_THROWS_WITH(estimate_collective(op(CollectiveKind::all_reduce, 1e6, 8), no_net),
                     Catch::Contains("no network between nodes"));
+}
+
+SCENARIO("a call takes at least its fixed cost: small messages sit on the floor") {
+  const auto sys = test::system_builder(8);
+  const auto e = estimate_collective(op(CollectiveKind::all_reduce, 1024, 8), sys);
+  CHECK(e.time_us == Approx(14 + 1024 * 1.75 / 80e3).epsilon(1e-3));  // 14 steps of 1 us exceed the 10 us floor
+  const auto two = estimate_collective(op(CollectiveKind::all_reduce, 1024, 2), sys);
+  CHECK(two.time_us == Approx(10));  // 2 steps + a tiny transfer < 10 us fixed
 }
