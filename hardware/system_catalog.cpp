@@ -266,20 +266,14 @@ SystemSpec SystemCatalog::from_shorthand(const std::string& text_in, const Split
   int best_gpus = 0;
   for (const auto& id : ids()) {
     try {
-      const FlatTable v = read_system_file(locate(id)).values;
-      auto g = v.find("gpu");
-      auto n = v.find("nodes");
-      auto per = v.find("gpus_per_node");
-      if (g == v.end() || per == v.end()) continue;
-      if (std::get<std::string>(g->second.value) != gpu_id) continue;
-      if (n != v.end() && std::get<std::int64_t>(n->second.value) != 1) continue;
-      const int gpn = static_cast<int>(std::get<std::int64_t>(per->second.value));
-      if (gpn > best_gpus) {
+      const SystemSpec candidate = load(id);
+      if (candidate.gpu.id != gpu_id || candidate.nodes != 1) continue;
+      if (candidate.gpus_per_node > best_gpus) {
         best = id;
-        best_gpus = gpn;
+        best_gpus = candidate.gpus_per_node;
       }
     } catch (const InputError&) {
-      continue;
+      continue;  // a system whose GPU the catalog lacks
     }
   }
   SplitOverrides all = overrides;
