@@ -4,13 +4,13 @@
 
 namespace gpucast::sim {
 
-OpTiming time_collective(const wl::CollectiveOp& op, const hw::SystemSpec& system, const GpuRates& rates) {
+OpTiming time_collective(const wl::CollectiveOp& op, const hw::SystemSpec& system, const device::Device& gpu) {
   const auto e = models::estimate_collective(op, system);
   OpTiming t;
   t.option = e.algorithm;
   t.duration_us = e.time_us;
   // nccl-tests times back-to-back calls: a queued launch is part of the measured fixed cost.
-  t.overhead_us = std::min(e.time_us, rates.queued);
+  t.overhead_us = std::min(e.time_us, gpu.launch().queued_kernel_us);
   t.exec_us = e.time_us - t.overhead_us;
   KernelTiming k;
   k.name = "nccl " + e.algorithm + " " + std::to_string(system.nccl.channels) + " channels";

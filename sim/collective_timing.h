@@ -8,6 +8,7 @@
 
 namespace gpucast::sim {
 
-[[nodiscard]] OpTiming time_collective(const wl::CollectiveOp& op, const hw::SystemSpec& system, const GpuRates& rates);
+[[nodiscard]] OpTiming time_collective(const wl::CollectiveOp& op, const hw::SystemSpec& system,
+                                       const device::Device& gpu);
 
 }  // namespace gpucast::sim

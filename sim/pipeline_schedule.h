@@ -7,9 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "sim/gpu_rates.h"
+#include "device/units.h"
 
 namespace gpucast::sim {
+using device::Microseconds;
 
 struct PipelineSegment {
   int stage = 0;

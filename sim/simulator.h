@@ -39,13 +39,12 @@ struct Prediction {
 
 class Simulator {
  public:
-  explicit Simulator(const hw::GpuSpec& gpu);
+  explicit Simulator(device::Device gpu);
   // One rank of a multi-GPU system: the workload is that rank's work; collectives are timed on the
   // system's fabric.
   explicit Simulator(const hw::SystemSpec& system);
   [[nodiscard]] const hw::SystemSpec* system() const { return predictor_.system(); }
-  [[nodiscard]] const hw::GpuSpec& gpu() const { return predictor_.gpu(); }
-  [[nodiscard]] const GpuRates& rates() const { return predictor_.rates(); }
+  [[nodiscard]] const device::Device& device() const { return predictor_.device(); }
   // The Prediction points into this simulator's cache: keep the simulator alive while using it.
   [[nodiscard]] Prediction predict(const wl::Workload& w);
   [[nodiscard]] const OpTiming& predict_op(const wl::Op& op) { return predictor_.predict(op); }
