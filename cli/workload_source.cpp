@@ -35,6 +35,17 @@ void add_workload_source_options(CLI::App* cmd, WorkloadSourceOptions& o, bool w
                   "tensor-core convolutions)")
       ->check(CLI::IsMember({"nhwc", "nchw"}));
   cmd->add_option("--launch", o.launch, "eager | graph (CUDA graph replay)")->check(CLI::IsMember({"eager", "graph"}));
+  cmd->add_option("--tp", o.tp, "tensor-parallel degree (heads and MLP split, two all-reduces per layer)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--pp", o.pp, "pipeline-parallel stages (1F1B schedule)")->check(CLI::PositiveNumber);
+  cmd->add_option("--dp", o.dp, "data-parallel replicas (--batch is the global batch)")->check(CLI::PositiveNumber);
+  cmd->add_option("--ep", o.ep, "expert-parallel degree (MoE models: all-to-all dispatch and combine)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_flag("--sp", o.sp, "sequence parallelism with --tp: reduce-scatter + all-gather instead of all-reduce");
+  cmd->add_option("--microbatches", o.microbatches, "microbatches per pipeline step (with --pp)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--zero", o.zero, "data-parallel state sharding: none | 1 | 2 | 3 (3 = FSDP full sharding)")
+      ->check(CLI::IsMember({"none", "0", "1", "2", "3", "fsdp"}));
   if (with_dump) cmd->add_option("--dump-workload", o.dump, "write the generated workload to this file");
 }
 
@@ -59,6 +70,14 @@ wl::GenerateOptions options_for(const wl::ModelConfig& config, const WorkloadSou
   g.recompute = o.recompute;
   g.launch = o.launch == "graph" ? wl::LaunchMode::graph : wl::LaunchMode::eager;
   g.layers = o.layers;
+  g.parallel.tp = o.tp;
+  g.parallel.pp = o.pp;
+  g.parallel.dp = o.dp;
+  g.parallel.ep = o.ep;
+  g.parallel.sp = o.sp;
+  g.parallel.microbatches = o.microbatches;
+  g.parallel.zero = o.zero == "1" ? wl::Zero::os : o.zero == "2" ? wl::Zero::os_grad
+                    : (o.zero == "3" || o.zero == "fsdp") ? wl::Zero::full : wl::Zero::none;
   return g;
 }
 }  // namespace
@@ -71,6 +90,8 @@ ResolvedWorkload resolve_workload(const WorkloadSourceOptions& o) {
         o.layout != "nhwc")
       throw UsageError(
           "--mode, --batch, --seq, --fuse, --recompute, --attention, --layout and --dump-workload go with --model");
+    if (o.tp != 1 || o.pp != 1 || o.dp != 1 || o.ep != 1 || o.sp || o.microbatches != 1 || o.zero != "none")
+      throw UsageError("--tp, --pp, --dp, --ep, --sp, --microbatches and --zero generate a model's layout: use --model");
     auto w = wl::read_workload_file(o.workload);
     if (o.host_launch_us > 0) w = w.with_host_launch_us(o.host_launch_us);
     return ResolvedWorkload{w, std::nullopt, std::nullopt, {}, o.host_launch_us};

@@ -173,6 +173,15 @@ FlatValue convert_value(const KeyDef& def, const toml::node& node, const std::st
   return out;
 }
 
+FlatTable read_keyed_table(const toml::table& table, const std::vector<KeyDef>& keys,
+                           const std::vector<std::string>& special, const std::string& file) {
+  FlatTable out;
+  walk(table, "", keys, special, file, out);
+  return out;
+}
+
+FlatTable read_sources_table(const toml::node& node, const std::string& file) { return read_sources(node, file); }
+
 RawDescription read_gpu_table(const toml::table& table, const std::string& file) {
   RawDescription raw;
   raw.file = file;

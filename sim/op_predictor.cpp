@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "models/op_model.h"
+#include "sim/collective_timing.h"
 #include "workloads/op_params.h"
 
 namespace gpucast::sim {
@@ -21,6 +22,8 @@ std::string op_key(const wl::Op& op) {
 }
 
 OpPredictor::OpPredictor(device::Device gpu) : gpu_(std::move(gpu)) {}
+
+OpPredictor::OpPredictor(const hw::SystemSpec& system) : gpu_(system.gpu), system_(system) {}
 
 const OpTiming& OpPredictor::predict(const wl::Op& op) {
   const std::string key = op_key(op);
@@ -85,6 +88,10 @@ void OpPredictor::finish(OpTiming& t, const wl::Op& op) const {
 
 std::vector<OpTiming> OpPredictor::rank_options(const wl::Op& op) const {
   std::vector<OpTiming> ranked;
+  if (const auto* c = std::get_if<wl::CollectiveOp>(&op); c && system_) {
+    ranked.push_back(time_collective(*c, *system_, gpu_));
+    return ranked;
+  }
   for (const auto& option : models::plan_op(op, gpu_)) {
     ranked.push_back(time_option(option));
     finish(ranked.back(), op);

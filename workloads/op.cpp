@@ -52,6 +52,25 @@ std::string_view row_op_name(RowOpKind kind) {
   }
 }
 
+std::string_view collective_name(CollectiveKind kind) {
+  switch (kind) {
+    case CollectiveKind::all_gather: return "all_gather";
+    case CollectiveKind::reduce_scatter: return "reduce_scatter";
+    case CollectiveKind::all_to_all: return "all_to_all";
+    case CollectiveKind::broadcast: return "broadcast";
+    case CollectiveKind::send: return "send";
+    case CollectiveKind::recv: return "recv";
+    default: return "all_reduce";
+  }
+}
+
+std::optional<CollectiveKind> parse_collective(std::string_view name) {
+  for (auto k : {CollectiveKind::all_reduce, CollectiveKind::all_gather, CollectiveKind::reduce_scatter,
+                 CollectiveKind::all_to_all, CollectiveKind::broadcast, CollectiveKind::send, CollectiveKind::recv})
+    if (collective_name(k) == name) return k;
+  return std::nullopt;
+}
+
 std::string op_name(const Op& op) {
   return std::visit(overloaded{[](const GemmOp&) { return std::string("gemm"); },
                                [](const AttentionOp&) { return std::string("attention"); },
@@ -60,7 +79,8 @@ std::string op_name(const Op& op) {
                                [](const RowOp& r) { return std::string(row_op_name(r.kind)); },
                                [](const EmbeddingOp&) { return std::string("embedding"); },
                                [](const CopyOp&) { return std::string("copy"); },
-                               [](const CustomOp&) { return std::string("custom"); }},
+                               [](const CustomOp&) { return std::string("custom"); },
+                               [](const CollectiveOp& c) { return std::string(collective_name(c.kind)); }},
                     op);
 }
 
@@ -95,6 +115,10 @@ std::string op_shape(const Op& op) {
                  [&](const EmbeddingOp& e) { s << e.tokens << " of " << e.vocab << "x" << e.dim << " " << dt(e.dtype); },
                  [&](const CopyOp& c) { s << static_cast<long long>(c.bytes) << " B " << copy_kind_name(c.kind); },
                  [&](const CustomOp& c) { s << c.flops << " FLOP, " << c.bytes << " B " << dt(c.dtype); },
+                 [&](const CollectiveOp& c) {
+                   s << static_cast<long long>(c.bytes) << " B " << dt(c.dtype) << " x" << c.ranks << " ranks";
+                   if (c.stride != 1) s << " stride " << c.stride;
+                 },
              },
              op);
   return s.str();
@@ -122,6 +146,7 @@ double op_flops(const Op& op) {
           [](const EmbeddingOp&) { return 0.0; },
           [](const CopyOp&) { return 0.0; },
           [](const CustomOp& c) { return c.flops; },
+          [](const CollectiveOp&) { return 0.0; },  // reductions are not useful model FLOPs
       },
       op);
 }
@@ -164,6 +189,7 @@ double op_min_bytes(const Op& op) {
           },
           [](const CopyOp& c) { return c.kind == CopyKind::d2d ? 2 * c.bytes : c.bytes; },
           [](const CustomOp& c) { return c.bytes; },
+          [](const CollectiveOp& c) { return c.bytes; },  // read the buffer once (the model adds the rest)
       },
       op);
 }
@@ -175,7 +201,8 @@ DataType op_compute_dtype(const Op& op) {
                                [](const RowOp&) { return DataType::fp32; },
                                [](const EmbeddingOp& e) { return e.dtype; },
                                [](const CopyOp&) { return DataType::fp32; },
-                               [](const CustomOp& c) { return c.dtype; }},
+                               [](const CustomOp& c) { return c.dtype; },
+                               [](const CollectiveOp& c) { return c.dtype; }},
                     op);
 }
 

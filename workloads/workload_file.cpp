@@ -76,7 +76,8 @@ Kernel read_kernel(const toml::table& table, size_t index, const std::string& fi
   if (!def)
     throw InputError(location_of(*op_node, file), "op",
                      "unknown op '" + op + "'" + did_you_mean(op, op_names()) + "; ops: gemm, attention, conv2d, "
-                     "elementwise, reduce, softmax, layernorm, rmsnorm, embedding, copy, custom");
+                     "elementwise, reduce, softmax, layernorm, rmsnorm, embedding, copy, custom, all_reduce, all_gather, "
+                     "reduce_scatter, all_to_all, broadcast, send, recv");
   k.name = op + "_" + std::to_string(index);
 
   ParamMap params;
