@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/workload_source.h"
+#include "calibration/trace_replay.h"
 #include "reports/prediction_report.h"
 
 namespace gpucast::cli {
@@ -25,7 +26,7 @@ void add_predict_command(CLI::App& app, AppContext& ctx) {
   cmd->add_option("--set", opts->sets, "override a hardware key: key.path=value (repeatable)");
   add_output_options(cmd, opts->out);
   cmd->callback([opts, &ctx] {
-    const auto source = resolve_workload(opts->source);
+    const auto source = resolve_workload(opts->source, ctx.catalog);
     const auto overrides = hw::parse_overrides(opts->sets);
     std::vector<reports::Report> reports;
     // Predictions point into their simulator's cache: keep every simulator until the reports exist.
@@ -33,6 +34,10 @@ void add_predict_command(CLI::App& app, AppContext& ctx) {
       const auto gpu = ctx.catalog.load(id, overrides);
       sim::Simulator simulator(gpu);
       const auto p = simulator.predict(source.workload);
+      if (source.trace) {
+        reports.push_back(calib::trace_report(gpu, p, *source.trace, gpu.id == source.trace->source_gpu));
+        continue;
+      }
       std::optional<reports::ModelRun> run;
       if (source.model) run = model_run(source, gpu);
       reports.push_back(reports::prediction_report(gpu, p, run ? &*run : nullptr));

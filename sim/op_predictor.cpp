@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "models/op_model.h"
+#include "sim/traced_timing.h"
 #include "workloads/op_params.h"
 
 namespace gpucast::sim {
@@ -41,6 +42,7 @@ bool is_library_op(const wl::Op& op) {
 }  // namespace
 
 OpTiming OpPredictor::compute(const wl::Op& op) const {
+  if (const auto* traced = std::get_if<wl::TracedOp>(&op)) return traced_timing(*traced, gpu_, rates_);
   const auto options = models::plan_op(op, gpu_);
   OpTiming best;
   best.duration_us = std::numeric_limits<double>::infinity();

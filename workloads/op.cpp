@@ -49,7 +49,8 @@ std::string op_name(const Op& op) {
                                [](const RowOp& r) { return std::string(row_op_name(r.kind)); },
                                [](const EmbeddingOp&) { return std::string("embedding"); },
                                [](const CopyOp&) { return std::string("copy"); },
-                               [](const CustomOp&) { return std::string("custom"); }},
+                               [](const CustomOp&) { return std::string("custom"); },
+                               [](const TracedOp&) { return std::string("traced"); }},
                     op);
 }
 
@@ -83,6 +84,7 @@ std::string op_shape(const Op& op) {
                  [&](const EmbeddingOp& e) { s << e.tokens << " of " << e.vocab << "x" << e.dim << " " << dt(e.dtype); },
                  [&](const CopyOp& c) { s << static_cast<long long>(c.bytes) << " B " << copy_kind_name(c.kind); },
                  [&](const CustomOp& c) { s << c.flops << " FLOP, " << c.bytes << " B " << dt(c.dtype); },
+                 [&](const TracedOp& t) { s << traced_shape(t); },
              },
              op);
   return s.str();
@@ -110,6 +112,7 @@ double op_flops(const Op& op) {
           [](const EmbeddingOp&) { return 0.0; },
           [](const CopyOp&) { return 0.0; },
           [](const CustomOp& c) { return c.flops; },
+          [](const TracedOp& t) { return t.flops; },
       },
       op);
 }
@@ -152,6 +155,7 @@ double op_min_bytes(const Op& op) {
           },
           [](const CopyOp& c) { return c.kind == CopyKind::d2d ? 2 * c.bytes : c.bytes; },
           [](const CustomOp& c) { return c.bytes; },
+          [](const TracedOp& t) { return t.bytes; },
       },
       op);
 }
@@ -163,7 +167,8 @@ DataType op_compute_dtype(const Op& op) {
                                [](const RowOp&) { return DataType::fp32; },
                                [](const EmbeddingOp& e) { return e.dtype; },
                                [](const CopyOp&) { return DataType::fp32; },
-                               [](const CustomOp& c) { return c.dtype; }},
+                               [](const CustomOp& c) { return c.dtype; },
+                               [](const TracedOp& t) { return t.dtype; }},
                     op);
 }
 

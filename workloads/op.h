@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "common/dtype.h"
+#include "workloads/traced_op.h"
 
 namespace gpucast::wl {
 
@@ -64,7 +65,8 @@ struct CustomOp {  // anything else, by its counts
   DataType dtype = DataType::fp32;
 };
 
-using Op = std::variant<GemmOp, AttentionOp, Conv2dOp, ElementwiseOp, RowOp, EmbeddingOp, CopyOp, CustomOp>;
+// TracedOp (workloads/traced_op.h): a profiler-trace kernel no op model re-predicts, scaled by mechanism.
+using Op = std::variant<GemmOp, AttentionOp, Conv2dOp, ElementwiseOp, RowOp, EmbeddingOp, CopyOp, CustomOp, TracedOp>;
 
 // The op's name as written in workload files: "gemm", "softmax", ...
 [[nodiscard]] std::string op_name(const Op& op);

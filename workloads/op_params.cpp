@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "workloads/traced_op_params.h"
+
 namespace gpucast::wl {
 namespace {
 using P = ParamKind;
@@ -136,6 +138,7 @@ const std::vector<OpDef>& op_defs() {
         {"bytes", P::number, kReq, "", {}, "bytes moved through device memory"},
         {"dtype", P::dtype, kOpt, "fp32", {}, "arithmetic type (tensor-core rate for tf32/fp16/bf16/fp8/int8)"}},
        "any other kernel, by its counts"},
+      traced_op_def(),
   };
   return kDefs;
 }
@@ -259,6 +262,7 @@ Op build_op(std::string_view op, const ParamMap& p, const std::string& kernel, c
     if (c.flops == 0 && c.bytes == 0) check.fail("flops", "a custom kernel needs flops or bytes > 0");
     return c;
   }
+  if (op == "traced") return build_traced_op(p, kernel, where);
   throw InputError(where, "op", "unknown op '" + std::string(op) + "'");
 }
 
@@ -310,6 +314,7 @@ std::vector<std::pair<std::string, ParamValue>> op_params(const Op& op) {
     if (c->kind != CopyKind::d2d) v.emplace_back("kind", ParamValue{std::string(copy_kind_name(c->kind))});
     return v;
   }
+  if (auto* t = std::get_if<TracedOp>(&op)) return traced_op_params(*t);
   const auto& c = std::get<CustomOp>(op);
   V v{{"flops", ParamValue{c.flops}}, {"bytes", ParamValue{c.bytes}}};
   if (c.dtype != DataType::fp32) v.emplace_back("dtype", d(c.dtype));
