@@ -51,7 +51,8 @@ ValidationReport trace_validation(const trace::TraceImport& t, const sim::Predic
   r.gpu_measured = t.source_gpu + (t.device_name.empty() ? "" : " (" + t.device_name + ")");
   r.gpu_predicted = p.gpu;
   r.measured_on = t.workload.origin() + ", " + t.window.label;
-  r.method = "PyTorch profiler trace: each kernel's GPU time (Kineto dur) against gpucast's predicted execution";
+  r.method = "PyTorch profiler trace: each kernel's GPU time (Kineto dur) against gpucast's predicted execution, "
+             "floored at the trace's shortest kernel";
   std::map<std::string, std::vector<double>> errors;
   for (size_t i = 0; i < p.kernels.size(); ++i) {
     const auto& rec = t.records[i];
@@ -63,7 +64,8 @@ ValidationReport trace_validation(const trace::TraceImport& t, const sim::Predic
     c.op = p.kernels[i].op;
     c.shape = p.kernels[i].shape;
     c.measured_us = rec.measured_us;
-    c.predicted_us = p.kernels[i].timing->exec_us;
+    // A profiler never sees a kernel shorter than the GPU's floor (the trace's shortest kernel).
+    c.predicted_us = std::max(p.kernels[i].timing->exec_us, t.min_kernel_us);
     c.option = p.kernels[i].timing->option;
     c.bound = std::string(sim::bound_name(p.kernels[i].timing->bound));
     c.measured_kernels = trimmed(rec.trace_kernel, 60) + (rec.kernels > 1 ? " (+" + std::to_string(rec.kernels - 1) + ")" : "");
@@ -201,7 +203,7 @@ reports::Report trace_report(const hw::GpuSpec& gpu, const sim::Prediction& p, c
   // CSV: the kernel rows with the trace's measurement beside each.
   Table csv({{"gpu"}, {"workload"}, {"name"}, {"op"}, {"shape"}, {"stream"}, {"start_us"}, {"end_us"},
              {"duration_us"}, {"exec_us"}, {"bound"}, {"measured_us"}, {"re_predicted"}, {"trace_kernels"},
-             {"trace_kernel"}, {"cpu_op"}, {"host_delay_us"}});
+             {"trace_kernel"}, {"cpu_op"}, {"host_delay_us"}, {"measured_start_us"}});
   for (size_t i = 0; i < p.kernels.size(); ++i) {
     const auto& k = p.kernels[i];
     const auto& rec = t.records[i];
@@ -211,7 +213,8 @@ reports::Report trace_report(const hw::GpuSpec& gpu, const sim::Prediction& p, c
                  reports::format_number(k.timing->duration_us, 9), reports::format_number(k.timing->exec_us, 9),
                  std::string(sim::bound_name(k.timing->bound)), reports::format_number(rec.measured_us, 9),
                  rec.recognized ? "true" : "false", std::to_string(rec.kernels), rec.trace_kernel, rec.cpu_op,
-                 reports::format_number(wk.host_delay_us.value_or(0), 9)});
+                 reports::format_number(wk.host_delay_us.value_or(0), 9),
+                 reports::format_number(rec.measured_start_us, 9)});
   }
   r.csv = csv;
   r.inputs.insert(r.inputs.begin(), {"trace", t.workload.origin() + " (" + t.window.label + ", source " + t.source_gpu + ")"});

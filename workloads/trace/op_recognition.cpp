@@ -250,12 +250,15 @@ std::optional<wl::Op> recognize_optimizer(const std::string& n, const CpuOp& op,
   Count elements = 0;
   int lists = 0;
   for (const auto& in : op.inputs) {
-    if (!in.is_list || in.shapes.empty()) continue;
+    if (in.type != "TensorList" && !in.is_list) continue;
     ++lists;
     if (elements == 0)
       for (const auto& s : in.shapes) elements += numel(s);
   }
-  if (elements <= 0) return std::nullopt;
+  if (lists == 0) return std::nullopt;
+  // Recent PyTorch records no sizes for foreach tensor lists: the caller sets the element count
+  // from the kernels' grids (foreach_elements_from_grid).
+  if (elements <= 0) elements = 1;
   if (n == "_fused_adamw_" || n == "_fused_adam_")  // reads param, grad, m, v; writes param, m, v
     return pointwise(elements, DataType::fp32, DataType::fp32, 4, 3, 12, kernel);
   return pointwise(elements, DataType::fp32, DataType::fp32, std::max(1, lists), 1, 2, "vectorized_elementwise_kernel");
@@ -269,14 +272,15 @@ const std::unordered_set<std::string>& pointwise_names() {
       "zero_", "copy_", "clone", "lerp_", "addcmul_", "addcdiv_", "maximum", "minimum", "abs", "cos", "sin",
       "native_dropout", "native_dropout_backward", "eq", "ne", "lt", "gt", "ge", "le", "reciprocal", "erf",
       "hardtanh", "hardtanh_backward", "mul_scalar", "add_scalar", "cat", "_to_copy", "contiguous", "triu",
-      "tril", "sign", "floor", "round", "exp_", "sqrt_", "silu_", "gelu_", "index_select", "gather"};
+      "tril", "sign", "floor", "round", "exp_", "sqrt_", "silu_", "gelu_", "gather", "nll_loss_forward",
+      "nll_loss2d_forward"};
   return kNames;
 }
 
 const std::unordered_set<std::string>& reduction_names() {
   static const std::unordered_set<std::string> kNames{
       "sum", "mean", "amax", "amin", "max", "min", "norm", "linalg_vector_norm", "var_mean", "var", "std",
-      "argmax", "argmin", "any", "all", "prod", "nll_loss_forward", "nll_loss2d_forward", "_local_scalar_dense"};
+      "argmax", "argmin", "any", "all", "prod", "_local_scalar_dense"};
   return kNames;
 }
 
@@ -285,6 +289,16 @@ std::optional<wl::Op> recognize_pointwise(const std::string& n, const CpuOp& op,
   const bool reduction = reduction_names().count(n) > 0;
   const bool pointwise_kernel = has(kernel, "elementwise_kernel");
   if (!pointwise_names().count(n) && !reduction && !pointwise_kernel && !reduce_kernel) return std::nullopt;
+  if (n == "nll_loss_forward" || n == "nll_loss2d_forward") {  // one element gathered per row
+    const auto* target = shape(op, 1);
+    if (!target) return std::nullopt;
+    return pointwise(numel(*target), dtype_at(op, 0), dtype_at(op, 0), 2, 1, 1, "vectorized_elementwise_kernel");
+  }
+  if (n == "gather") {  // gather(self, dim, index): one element read per index
+    const auto* index = shape(op, 2);
+    if (!index) return std::nullopt;
+    return pointwise(numel(*index), dtype_at(op, 0), dtype_at(op, 0), 2, 1, 0, "elementwise_kernel");
+  }
   if (n == "cat") {
     Count total = 0;
     DataType t = DataType::bf16;
@@ -292,7 +306,10 @@ std::optional<wl::Op> recognize_pointwise(const std::string& n, const CpuOp& op,
       if (!op.inputs[i].is_list) continue;
       for (const auto& s : op.inputs[i].shapes) total += numel(s);
     }
-    return pointwise(total, t, t, 1, 1, 0, kernel);
+    for (const auto& in : op.inputs)
+      if (in.is_list) t = torch_dtype(in.type).value_or(t);
+    // CatArrayBatchedCopy: a batched strided copy, not the vectorized pointwise kernel.
+    return pointwise(total, t, t, 1, 1, 0, "elementwise_kernel");
   }
   // Tensor arguments: the largest sets the element count; those of that size are read in full.
   Count elements = 0;
@@ -363,23 +380,37 @@ std::optional<wl::Op> recognize_op(const CpuOp& op, const std::string& kernel) {
   return recognize_pointwise(n, op, kernel);
 }
 
+bool foreach_without_sizes(const CpuOp& op) {
+  const std::string n = short_name(op.name);
+  if (n.rfind("_foreach_", 0) != 0 && n != "_fused_adamw_" && n != "_fused_adam_" &&
+      n != "_amp_foreach_non_finite_check_and_unscale_")
+    return false;
+  for (const auto& in : op.inputs)
+    if (in.is_list && !in.shapes.empty()) return false;
+  return true;
+}
+
 std::string kernel_family(const std::string& k) {
   std::string s(k);
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (has(s, "memcpy")) return "copy";
   if (has(s, "memset")) return "memset";
-  if (has(s, "flash") || has(s, "fmha") || has(s, "attention") || has(s, "attn")) return "attention";
+  if (has(s, "flash") || has(s, "fmha") || has(s, "attention") || has(s, "attn") || has(s, "sdpa") ||
+      has(s, "dot_do_o") || has(s, "convert_dq"))
+    return "attention";
   if (has(s, "conv") || has(s, "implicit_gemm") || has(s, "wgrad") || has(s, "dgrad") || has(s, "fprop"))
     return "conv";
   if (has(s, "gemm") || has(s, "cutlass") || has(s, "wgmma") || has(s, "xmma") || has(s, "s16816") ||
-      has(s, "s1688") || has(s, "cublas") || has(s, "gemv"))
+      has(s, "s1688") || has(s, "cublas") || has(s, "gemv") || has(s, "nvjet"))
     return "gemm";
   if (has(s, "layer_norm") || has(s, "layernorm") || has(s, "rms_norm") || has(s, "rmsnorm")) return "norm";
   if (has(s, "softmax")) return "softmax";
   if (has(s, "multi_tensor_apply") || has(s, "adam") || has(s, "foreach")) return "optimizer";
   if (has(s, "embedding") || has(s, "index_select") || has(s, "indexselect")) return "embedding";
   if (has(s, "reduce_kernel") || has(s, "reduction")) return "reduce";
-  if (has(s, "elementwise") || has(s, "vectorized") || has(s, "pointwise") || has(s, "triton_poi")) return "elementwise";
+  if (has(s, "elementwise") || has(s, "vectorized") || has(s, "pointwise") || has(s, "triton_poi") ||
+      has(s, "catarraybatchedcopy"))
+    return "elementwise";
   if (has(s, "triton_red") || has(s, "triton_per")) return "reduce";
   return "other";
 }

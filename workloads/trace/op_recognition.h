@@ -17,6 +17,12 @@ namespace gpucast::trace {
 // TF32 GEMMs).
 [[nodiscard]] std::optional<wl::Op> recognize_op(const CpuOp& op, const std::string& kernel);
 
+// Foreach/fused optimizer ops whose tensor lists carry no sizes (PyTorch 2.5+ records none): their
+// element count comes from the kernels' grids, one 65536-element chunk per block
+// (multi_tensor_apply's kChunkSize).
+[[nodiscard]] bool foreach_without_sizes(const CpuOp& op);
+inline constexpr double kForeachChunkElements = 65536;
+
 // The family a kernel name alone reveals ("gemm", "attention", "conv", "elementwise", "reduce",
 // "norm", "softmax", "optimizer", "embedding", "copy", "memset"), or "other".
 [[nodiscard]] std::string kernel_family(const std::string& kernel);

@@ -114,6 +114,7 @@ StepWindow select_step(const KinetoTrace& t, const std::string& step) {
 
 TraceLinks link_trace(KinetoTrace& t, const StepWindow& window) {
   TraceLinks out;
+  out.backlog_end_us = window.begin_us;
   // Parents: per thread, ops sorted by start (longer first at equal start), swept with a stack.
   std::vector<std::int32_t> order(t.cpu_ops.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::int32_t>(i);
@@ -182,6 +183,7 @@ TraceLinks link_trace(KinetoTrace& t, const StepWindow& window) {
     l.gpu = g;
     if (auto it = call_by_corr.find(act.correlation); act.correlation >= 0 && it != call_by_corr.end()) l.runtime = it->second;
     const double when = l.runtime >= 0 ? t.runtime[l.runtime].ts_us : act.ts_us;
+    if (when < window.begin_us) out.backlog_end_us = std::max(out.backlog_end_us, act.ts_us + act.dur_us);
     if (when < window.begin_us || when > window.end_us) continue;
     if (l.runtime < 0) ++out.unlinked;
     if (l.runtime >= 0) {

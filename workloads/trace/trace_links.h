@@ -34,6 +34,9 @@ struct TraceLinks {
   std::vector<LinkedActivity> activities;  // the window's GPU activities in launch order
   std::vector<size_t> syncs;               // runtime calls that block the host, in time order
   size_t unlinked = 0;                     // activities without a launching runtime call
+  // When the GPU finished the work launched before the window (the previous step's backlog of a
+  // GPU-bound loop); the window's begin when the GPU was idle by then.
+  double backlog_end_us = 0;
 };
 
 // Sets CpuOp::parent (enclosing op on the same thread) and links the activities launched inside

@@ -126,6 +126,15 @@ TraceImport import_trace(KinetoTrace& t, const StepWindow& window, const hw::Gpu
     }
   }
 
+  for (auto& grp : groups) {
+    if (grp.op < 0 || !grp.recognized || !foreach_without_sizes(t.cpu_ops[grp.op])) continue;
+    auto* e = std::get_if<wl::ElementwiseOp>(&*grp.recognized);
+    if (!e) continue;
+    double blocks = 0;
+    for (size_t m : grp.members) blocks += t.gpu[acts[m].gpu].blocks();
+    e->elements = std::max<wl::Count>(1, static_cast<wl::Count>(blocks * kForeachChunkElements));
+  }
+
   // Host timeline of the trace: a group is issued when its first launch call returns.
   auto issue_time = [&](size_t act) {
     const auto& l = acts[act];
@@ -162,7 +171,10 @@ TraceImport import_trace(KinetoTrace& t, const StepWindow& window, const hw::Gpu
     return issue_time(groups[a].members.front()) < issue_time(groups[b].members.front());
   });
   size_t next_sync = 0;
-  double prev_issue = window.begin_us;
+  // The replay starts when the GPU is free of earlier work; host time before that is already spent.
+  const double start = std::max(window.begin_us, links.backlog_end_us);
+  out.replay_start_us = start - window.begin_us;
+  double prev_issue = start;
   std::vector<size_t> position(groups.size());
   for (size_t rank = 0; rank < order.size(); ++rank) {
     const Group& grp = groups[order[rank]];
@@ -177,6 +189,7 @@ TraceImport import_trace(KinetoTrace& t, const StepWindow& window, const hw::Gpu
     rec.kernel_family = kernel_family(g.name);
     rec.kernels = static_cast<int>(grp.members.size());
     for (size_t m : grp.members) rec.measured_us += t.gpu[acts[m].gpu].dur_us;
+    rec.measured_start_us = g.ts_us - start;
     rec.recognized = grp.recognized.has_value();
 
     wl::Kernel k;
@@ -189,14 +202,14 @@ TraceImport import_trace(KinetoTrace& t, const StepWindow& window, const hw::Gpu
     names[order[rank]] = k.name;
     k.where = SourceLocation{t.origin};
     // Host delay since the previous issue, less the time the host spent waiting in syncs.
-    const double issue = issue_time(grp.members.front());
+    const double issue = std::max(start, issue_time(grp.members.front()));
     double waits = 0;
     std::optional<double> sync_at;
     while (next_sync < links.syncs.size() && t.runtime[links.syncs[next_sync]].ts_us < issue) {
       const auto& s = t.runtime[links.syncs[next_sync]];
       if (s.ts_us >= prev_issue) {
         if (!sync_at) sync_at = s.ts_us - prev_issue;
-        waits += sync_wait(s);
+        waits += std::min(sync_wait(s), issue - prev_issue);
         ++out.syncs;
       }
       ++next_sync;
@@ -271,8 +284,10 @@ TraceImport import_trace(KinetoTrace& t, const StepWindow& window, const hw::Gpu
   // The measured step: from the window's start until both the host and the GPU are done.
   double gpu_end = window.begin_us;
   std::vector<std::pair<double, double>> spans;
+  out.min_kernel_us = 1e300;
   for (const auto& a : acts) {
     const auto& g = t.gpu[a.gpu];
+    out.min_kernel_us = std::min(out.min_kernel_us, g.dur_us);
     gpu_end = std::max(gpu_end, g.ts_us + g.dur_us);
     spans.emplace_back(g.ts_us, g.ts_us + g.dur_us);
   }
@@ -282,7 +297,7 @@ TraceImport import_trace(KinetoTrace& t, const StepWindow& window, const hw::Gpu
     out.measured_gpu_busy_us += std::max(0.0, e - std::max(b, covered));
     covered = std::max(covered, e);
   }
-  out.measured_step_us = std::max(host_end, gpu_end) - window.begin_us;
+  out.measured_step_us = std::max(host_end, gpu_end) - start;
   out.workload = wl::Workload::build(name, wl::LaunchMode::eager, std::move(kernels), std::nullopt, t.origin)
                      .with_host_tail_us(tail);
   return out;
