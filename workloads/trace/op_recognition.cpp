@@ -201,6 +201,22 @@ std::optional<wl::Op> conv(const std::vector<std::int64_t>* x, const std::vector
   return wl::Op{c};
 }
 
+// Batch norm: inference (running statistics) is one pointwise pass; training also reads the input
+// once more for the batch statistics. Its small per-channel kernels ride along in the group.
+std::optional<wl::Op> recognize_batch_norm(const std::string& n, const CpuOp& op) {
+  const bool eval = n == "_native_batch_norm_legit_no_training";
+  if (!eval && n != "native_batch_norm" && n != "cudnn_batch_norm" && n != "_native_batch_norm_legit" &&
+      n != "native_batch_norm_backward" && n != "cudnn_batch_norm_backward")
+    return std::nullopt;
+  const auto* x = shape(op, n.find("backward") != std::string::npos ? 1 : 0);
+  if (!x) return std::nullopt;
+  const DataType t = dtype_at(op, 0, DataType::bf16);
+  // native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)
+  const bool training = !eval && (n.find("backward") != std::string::npos || concrete_true(op, 5) ||
+                                  n == "_native_batch_norm_legit");
+  return pointwise(numel(*x), t, t, training ? 2 : 1, 1, 4, "vectorized_elementwise_kernel");
+}
+
 std::optional<wl::Op> recognize_conv(const std::string& n, const CpuOp& op) {
   // (input, weight, bias, stride, padding, ...) for convolution/_convolution/conv2d;
   // cudnn_convolution(input, weight, padding, stride, ...).
@@ -273,7 +289,11 @@ const std::unordered_set<std::string>& pointwise_names() {
       "native_dropout", "native_dropout_backward", "eq", "ne", "lt", "gt", "ge", "le", "reciprocal", "erf",
       "hardtanh", "hardtanh_backward", "mul_scalar", "add_scalar", "cat", "_to_copy", "contiguous", "triu",
       "tril", "sign", "floor", "round", "exp_", "sqrt_", "silu_", "gelu_", "gather", "nll_loss_forward",
-      "nll_loss2d_forward"};
+      "nll_loss2d_forward", "ones_like", "zeros_like", "full", "arange", "bernoulli_", "masked_scatter",
+      "_softmax_backward", "lt_", "gt_", "logical_not", "bitwise_and", "isfinite", "isinf", "isnan",
+      "adaptive_avg_pool2d", "mean_backward", "rsub", "square", "exp2", "log1p", "expm1", "log_sigmoid",
+      "leaky_relu", "elu", "hardswish", "hardsigmoid", "mish", "softplus", "_to_copy", "addcmul", "addcdiv",
+      "lerp", "index_put_", "index_add_", "scatter_add_", "scatter_", "fmod", "remainder"};
   return kNames;
 }
 
@@ -288,7 +308,9 @@ std::optional<wl::Op> recognize_pointwise(const std::string& n, const CpuOp& op,
   const bool reduce_kernel = has(kernel, "reduce_kernel");
   const bool reduction = reduction_names().count(n) > 0;
   const bool pointwise_kernel = has(kernel, "elementwise_kernel");
-  if (!pointwise_names().count(n) && !reduction && !pointwise_kernel && !reduce_kernel) return std::nullopt;
+  // By name only: a composite op (batch norm, a loss) can launch a small pointwise kernel on
+  // other tensors than its inputs, so a pointwise kernel name alone does not give the size.
+  if (!pointwise_names().count(n) && !reduction) return std::nullopt;
   if (n == "nll_loss_forward" || n == "nll_loss2d_forward") {  // one element gathered per row
     const auto* target = shape(op, 1);
     if (!target) return std::nullopt;
@@ -372,6 +394,7 @@ std::optional<wl::Op> recognize_op(const CpuOp& op, const std::string& kernel) {
   if (auto r = recognize_attention(n, op)) return r;
   if (auto r = recognize_norm_softmax(n, op)) return r;
   if (auto r = recognize_conv(n, op)) return r;
+  if (auto r = recognize_batch_norm(n, op)) return r;
   if (auto r = recognize_embedding(n, op)) return r;
   if (auto r = recognize_optimizer(n, op, kernel)) return r;
   // Ops that launch library kernels are recognized above or not at all.
