@@ -6,7 +6,7 @@
 namespace gpucast::models {
 
 KernelPlan streaming_kernel(const std::string& name, double elements, double read_bytes, double write_bytes,
-                            double instructions_per_element, const hw::GpuSpec& gpu, double elements_per_thread) {
+                            double instructions_per_element, const device::Device& gpu, double elements_per_thread) {
   (void)gpu;
   const double bytes_per_element_read = elements > 0 ? read_bytes / elements : 0;
   // Each thread moves one 16-byte vector per input: 4 fp32 or 8 bf16 elements.
@@ -33,7 +33,7 @@ KernelPlan streaming_kernel(const std::string& name, double elements, double rea
   return k;
 }
 
-KernelPlan memset_kernel(const hw::GpuSpec& gpu) {
+KernelPlan memset_kernel(const device::Device& gpu) {
   KernelPlan k = streaming_kernel("workspace memset", 1024, 0, 4096, 2, gpu, 8);
   k.reads_dram = false;
   return k;

@@ -2,11 +2,10 @@
 
 #include <algorithm>
 
-#include "sim/timeline.h"
 
 namespace gpucast::sim {
 
-HostIssuer::HostIssuer(const wl::Workload& w, const std::vector<const OpTiming*>& ops, const LaunchCosts& costs)
+HostIssuer::HostIssuer(const wl::Workload& w, const std::vector<const OpTiming*>& ops, const device::LaunchCosts& costs)
     : w_(w), ops_(ops), costs_(costs), issue_(w.size(), 0) {}
 
 bool HostIssuer::blocked_on_sync() const {
@@ -19,7 +18,7 @@ std::pair<size_t, size_t> HostIssuer::issue(Microseconds gpu_done_us) {
   for (; next_ < w_.size(); ++next_) {
     const auto& k = w_.kernels()[next_];
     if (graph) {
-      issue_[next_] = costs_.host_per_kernel;
+      issue_[next_] = costs_.graph_replay_us;
       continue;
     }
     if (k.host_delay_us) {
@@ -32,7 +31,7 @@ std::pair<size_t, size_t> HostIssuer::issue(Microseconds gpu_done_us) {
         host_ += *k.host_delay_us;
       }
     } else {
-      host_ += costs_.host_per_kernel + ops_[next_]->host_us;
+      host_ += costs_.host_eager_us + ops_[next_]->host_us;
     }
     issue_[next_] = host_;
   }
@@ -40,7 +39,7 @@ std::pair<size_t, size_t> HostIssuer::issue(Microseconds gpu_done_us) {
 }
 
 Microseconds HostIssuer::host_end_us() const {
-  if (w_.launch() == wl::LaunchMode::graph) return costs_.host_per_kernel;
+  if (w_.launch() == wl::LaunchMode::graph) return costs_.graph_replay_us;
   return host_ + w_.host_tail_us().value_or(0.0);
 }
 

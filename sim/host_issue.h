@@ -6,16 +6,15 @@
 // (host descriptions) builds on this.
 #include <vector>
 
+#include "device/launch_costs.h"
 #include "sim/op_predictor.h"
 #include "workloads/workload.h"
 
 namespace gpucast::sim {
 
-struct LaunchCosts;
-
 class HostIssuer {
  public:
-  HostIssuer(const wl::Workload& w, const std::vector<const OpTiming*>& ops, const LaunchCosts& costs);
+  HostIssuer(const wl::Workload& w, const std::vector<const OpTiming*>& ops, const device::LaunchCosts& costs);
 
   // Issues kernels in order from the next unissued one up to (not including) the next sync point
   // that still waits on the GPU. `gpu_done_us` is when every kernel before the next unissued one
@@ -34,7 +33,7 @@ class HostIssuer {
  private:
   const wl::Workload& w_;
   const std::vector<const OpTiming*>& ops_;
-  const LaunchCosts& costs_;
+  const device::LaunchCosts& costs_;
   std::vector<Microseconds> issue_;
   size_t next_ = 0;
   Microseconds host_ = 0;

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "sim/simulator.h"
+#include "sim/traced_timing.h"
 #include "support/gpu_builder.h"
 #include "support/temp_dir.h"
 #include "workloads/trace/trace_workload.h"
@@ -73,19 +74,19 @@ SCENARIO("scaled kernels follow their bound class onto another GPU") {
   wl::TracedOp op;
   op.measured_us = 100;
   op.bound = wl::TracedBound::memory;
-  wl::set_traced_source(op, source);
-  CHECK(wl::traced_duration_us(op, source) == Approx(100));
-  CHECK(wl::traced_duration_us(op, faster_dram) == Approx(50));  // bandwidth ratio
-  CHECK(wl::traced_duration_us(op, faster_tensor) == Approx(100));
+  sim::set_traced_source(op, source);
+  CHECK(sim::traced_duration_us(op, source) == Approx(100));
+  CHECK(sim::traced_duration_us(op, faster_dram) == Approx(50));  // bandwidth ratio
+  CHECK(sim::traced_duration_us(op, faster_tensor) == Approx(100));
   op.bound = wl::TracedBound::compute;
   op.pipe = wl::TracedPipe::tensor;
   op.dtype = DataType::bf16;
-  wl::set_traced_source(op, source);
-  CHECK(wl::traced_duration_us(op, faster_tensor) == Approx(50));  // bf16 tensor rate ratio
-  CHECK(wl::traced_duration_us(op, faster_dram) == Approx(100));
+  sim::set_traced_source(op, source);
+  CHECK(sim::traced_duration_us(op, faster_tensor) == Approx(50));  // bf16 tensor rate ratio
+  CHECK(sim::traced_duration_us(op, faster_dram) == Approx(100));
   op.bound = wl::TracedBound::latency;
   op.blocks = 150;  // two rounds of blocks on 100 SMs, one on 200
-  CHECK(wl::traced_duration_us(op, more_sms) == Approx(100 * 0.5 * 0.5));  // clock, then rounds
+  CHECK(sim::traced_duration_us(op, more_sms) == Approx(100 * 0.5 * 0.5));  // clock, then rounds
 }
 
 SCENARIO("without shapes every kernel is scaled, classified from its name, grid and time") {

@@ -2,13 +2,12 @@
 // The `traced` op family: a kernel measured in a profiler trace that no op model re-predicts.
 // It keeps the measured duration on the source GPU and the mechanism that bounds it there (its
 // bound class), with the source GPU's figure for that mechanism, so a workload file holding it
-// predicts on any GPU by scaling: memory-bound by sustained DRAM bandwidth, compute-bound by the
-// pipe's sustained rate, sub-wave (latency) kernels by clock and waves, launch-floor kernels by
-// the floor.
+// predicts on any GPU by scaling (sim/traced_timing.h): memory-bound by sustained DRAM bandwidth,
+// compute-bound by the pipe's sustained rate, sub-wave (latency) kernels by clock and waves,
+// launch-floor kernels by the floor.
 #include <string>
 
 #include "common/dtype.h"
-#include "hardware/gpu_spec.h"
 
 namespace gpucast::wl {
 
@@ -34,19 +33,6 @@ struct TracedOp {
   double bytes = 0;             // work estimate used for the bound (0: unknown)
   double flops = 0;
 };
-
-// One GPU's figures in the units TracedOp stores, from the same formulas for source and target.
-struct TracedFigures {
-  double dram_gbps = 0, tflops = 0, clock_mhz = 0, floor_us = 0;
-  int sms = 0;
-};
-[[nodiscard]] TracedFigures traced_figures(const hw::GpuSpec& gpu, TracedPipe pipe, DataType dtype);
-
-// Fills the source figures of `op` from the source GPU.
-void set_traced_source(TracedOp& op, const hw::GpuSpec& source);
-
-// The kernel's GPU time on `target`, scaled by the mechanism of its bound class.
-[[nodiscard]] double traced_duration_us(const TracedOp& op, const hw::GpuSpec& target);
 
 [[nodiscard]] std::string traced_shape(const TracedOp& op);
 

@@ -5,6 +5,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "sim/traced_timing.h"
 #include "workloads/trace/op_recognition.h"
 
 namespace gpucast::trace {
@@ -51,7 +52,7 @@ wl::TracedOp scaled_op(const KinetoTrace& t, const Group& grp, const std::vector
     s.dtype = dt.value_or(DataType::fp32);
   }
   if (op) s.bytes = input_bytes(*op) * 1.5;  // inputs read, an output of the largest input's order written
-  set_traced_source(s, source);
+  sim::set_traced_source(s, source);
   const double per_kernel = s.measured_us / s.kernels;
   const double sms = std::max(1, source.sm.count);
   if (per_kernel <= 1.5 * s.source_floor_us) {
