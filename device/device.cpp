@@ -10,13 +10,21 @@ namespace {
 // Triton's do_bench (the timing method of every stored measurement) writes a 256 MB buffer to
 // evict the L2 before each timed call (triton/testing.py, `cache_size = 256 * 1024 * 1024`).
 constexpr Bytes kDoBenchFlushBytes = 256.0 * 1024 * 1024;
+// Unit conversions: 1 GB/s = 1e9 B/s = 1e3 B/us; 1 TFLOP/s = 1e6 FLOP/us.
 constexpr double kBytesPerUsPerGbps = 1e3;
 constexpr double kFlopsPerUsPerTflops = 1e6;
 }  // namespace
 
 Device::Device(const hw::GpuSpec& g)
-    : id_(g.id), name_(g.name), vendor_(g.vendor), architecture_(g.architecture), cc_major_(g.cc_major()), sms_(g.sm.count),
-      clock_mhz_(g.sm.sustained_clock_mhz), simt_lanes_(g.sm.simt_lanes), tensor_tile_rows_(g.compute.tensor_tile_rows) {
+    : id_(g.id),
+      name_(g.name),
+      vendor_(g.vendor),
+      architecture_(g.architecture),
+      cc_major_(g.cc_major()),
+      sms_(g.sm.count),
+      clock_mhz_(g.sm.sustained_clock_mhz),
+      simt_lanes_(g.sm.simt_lanes),
+      tensor_tile_rows_(g.compute.tensor_tile_rows) {
   sm_.max_threads = g.sm.max_threads;
   sm_.max_blocks = g.sm.max_blocks;
   sm_.registers = static_cast<int>(g.sm.registers_kb * 1024 / 4);
@@ -68,9 +76,9 @@ int Device::blocks_per_sm(const BlockResources& block, const std::string& kernel
   const Occupancy o = occupancy(block);
   if (o.blocks_per_sm < 1)
     throw UnsupportedError("kernel '" + kernel + "' does not fit on one SM of " + id_ + " (" +
-                           std::to_string(block.threads) + " threads, " + std::to_string(block.registers_per_thread) +
-                           " registers, " + std::to_string(static_cast<long long>(block.shared_bytes)) +
-                           " B shared memory)");
+                           std::to_string(block.threads) + " threads, " +
+                           std::to_string(block.registers_per_thread) + " registers, " +
+                           std::to_string(static_cast<long long>(block.shared_bytes)) + " B shared memory)");
   return o.blocks_per_sm;
 }
 
@@ -87,8 +95,10 @@ void Device::require_tensor(DataType t) const {
 
 FlopsPerUs Device::pipe_rate(Pipe pipe, DataType dtype) const {
   switch (pipe) {
-    case Pipe::fp32: return rates_.fp32_per_sm;
-    case Pipe::fp64: return rates_.fp64_per_sm;
+    case Pipe::fp32:
+      return rates_.fp32_per_sm;
+    case Pipe::fp64:
+      return rates_.fp64_per_sm;
     case Pipe::tensor:
     case Pipe::mma_sync: {
       const auto& table = pipe == Pipe::tensor ? rates_.tensor_per_sm : rates_.mma_sync_per_sm;
@@ -97,7 +107,8 @@ FlopsPerUs Device::pipe_rate(Pipe pipe, DataType dtype) const {
         throw UnsupportedError(id_ + " has no " + std::string(to_string(dtype)) + " tensor-core rate");
       return it->second;
     }
-    default: return 0;
+    default:
+      return 0;
   }
 }
 

@@ -20,13 +20,13 @@ namespace gpucast::device {
 
 // Sustained rates, whole GPU unless the name says per SM.
 struct Rates {
-  BytesPerUs dram = 0;          // sustained DRAM bandwidth
-  BytesPerUs l2 = 0;            // sustained L2-to-SM bandwidth
-  BytesPerUs sm_dram = 0;       // the most one SM draws from DRAM
-  BytesPerUs sm_l2 = 0;         // the most one SM draws from L2
-  double blocks_per_us = 0;     // thread-block dispatch rate of the work distributor
-  double simt_lanes_per_us = 0; // SIMT lane-instructions per SM
-  double sfu_per_us = 0;        // special-function results per SM
+  BytesPerUs dram = 0;           // sustained DRAM bandwidth
+  BytesPerUs l2 = 0;             // sustained L2-to-SM bandwidth
+  BytesPerUs sm_dram = 0;        // the most one SM draws from DRAM
+  BytesPerUs sm_l2 = 0;          // the most one SM draws from L2
+  double blocks_per_us = 0;      // thread-block dispatch rate of the work distributor
+  double simt_lanes_per_us = 0;  // SIMT lane-instructions per SM
+  double sfu_per_us = 0;         // special-function results per SM
   FlopsPerUs fp32_per_sm = 0;
   FlopsPerUs fp64_per_sm = 0;
   std::map<DataType, FlopsPerUs> tensor_per_sm;    // wgmma / library path, sustained
@@ -65,7 +65,9 @@ class Device {
   [[nodiscard]] const SmLimits& sm_limits() const { return sm_; }
   [[nodiscard]] double shared_bytes_per_sm() const { return sm_.shared_bytes; }
   // Shared memory one block may use: the SM's less the driver's per-block reserve.
-  [[nodiscard]] double shared_bytes_per_block() const { return sm_.shared_bytes - sm_.shared_reserved_per_block_bytes; }
+  [[nodiscard]] double shared_bytes_per_block() const {
+    return sm_.shared_bytes - sm_.shared_reserved_per_block_bytes;
+  }
 
   [[nodiscard]] const Rates& rates() const { return rates_; }
   [[nodiscard]] const Latencies& latency() const { return latency_; }
@@ -73,7 +75,9 @@ class Device {
   [[nodiscard]] const HostLink& host_link() const { return host_link_; }
 
   // Occupancy of one block of a kernel; blocks_per_sm is 0 when one block does not fit.
-  [[nodiscard]] Occupancy occupancy(const BlockResources& block) const { return device::occupancy(block, sm_); }
+  [[nodiscard]] Occupancy occupancy(const BlockResources& block) const {
+    return device::occupancy(block, sm_);
+  }
   // Resident blocks per SM; throws UnsupportedError naming `kernel` when one block does not fit.
   [[nodiscard]] int blocks_per_sm(const BlockResources& block, const std::string& kernel) const;
 

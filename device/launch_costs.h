@@ -8,13 +8,13 @@ namespace gpucast::device {
 
 struct LaunchCosts {
   // GPU side.
-  Microseconds cold_kernel_us = 0;   // a kernel whose launch the GPU waited for (do_bench's first kernel)
-  Microseconds queued_kernel_us = 0; // each further kernel queued behind earlier work on a stream
-  Microseconds graph_kernel_us = 0;  // each kernel inside a CUDA graph replay
-  Microseconds first_touch_us = 0;   // the first DRAM access after an L2 flush (TLB walk)
+  Microseconds cold_kernel_us = 0;    // a kernel whose launch the GPU waited for (do_bench's first kernel)
+  Microseconds queued_kernel_us = 0;  // each further kernel queued behind earlier work on a stream
+  Microseconds graph_kernel_us = 0;   // each kernel inside a CUDA graph replay
+  Microseconds first_touch_us = 0;    // the first DRAM access after an L2 flush (TLB walk)
   // Host side (eager framework on the host CPU).
-  Microseconds host_eager_us = 0;    // issuing one kernel from an eager framework op
-  Microseconds host_library_us = 0;  // extra host time of a library op (GEMM, attention, norm, ...)
+  Microseconds host_eager_us = 0;             // issuing one kernel from an eager framework op
+  Microseconds host_library_us = 0;           // extra host time of a library op (GEMM, attention, norm, ...)
   Microseconds host_attention_decode_us = 0;  // host time of the library's decode-attention path per call
   // One graph replay is issued by one host call; its first kernel starts after a cold launch.
   Microseconds graph_replay_us = 0;

@@ -8,7 +8,8 @@ Occupancy occupancy(const BlockResources& block, const SmLimits& sm) {
   const int threads = std::max(1, block.threads);
   const int warps = (threads + sm.warp_size - 1) / sm.warp_size;
   const int unit = std::max(1, sm.register_allocation_unit);
-  const int regs_per_warp = ((std::max(1, block.registers_per_thread) * sm.warp_size + unit - 1) / unit) * unit;
+  const int regs_per_warp =
+      ((std::max(1, block.registers_per_thread) * sm.warp_size + unit - 1) / unit) * unit;
   Occupancy o{sm.max_blocks, OccupancyLimit::blocks};
   auto limit = [&o](int fit, OccupancyLimit why) {
     if (fit < o.blocks_per_sm) o = {fit, why};
@@ -26,11 +27,16 @@ Occupancy occupancy(const BlockResources& block, const SmLimits& sm) {
 
 const char* occupancy_limit_name(OccupancyLimit limit) {
   switch (limit) {
-    case OccupancyLimit::threads: return "threads";
-    case OccupancyLimit::registers: return "registers";
-    case OccupancyLimit::shared_memory: return "shared memory";
-    case OccupancyLimit::kernel_cap: return "kernel cap";
-    default: return "blocks";
+    case OccupancyLimit::threads:
+      return "threads";
+    case OccupancyLimit::registers:
+      return "registers";
+    case OccupancyLimit::shared_memory:
+      return "shared memory";
+    case OccupancyLimit::kernel_cap:
+      return "kernel cap";
+    default:
+      return "blocks";
   }
 }
 

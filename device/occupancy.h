@@ -10,10 +10,10 @@ namespace gpucast::device {
 struct SmLimits {
   int max_threads = 0;
   int max_blocks = 0;
-  int registers = 0;                 // 32-bit registers per SM
+  int registers = 0;  // 32-bit registers per SM
   int warp_size = 32;
   int register_allocation_unit = 256;
-  double shared_bytes = 0;           // configurable shared memory per SM
+  double shared_bytes = 0;  // configurable shared memory per SM
   double shared_reserved_per_block_bytes = 0;
 };
 

@@ -55,6 +55,34 @@ constexpr double kTileReadEfficiency = 0.88;
 constexpr double kSharedBudgetFraction = 0.85;
 
 
+// Split-K factors libraries try, and their limits: each split keeps at least this many K steps,
+// and the grid stays under this many blocks per SM (cuBLASLt heuristics as seen in its kernel
+// names; library fact).
+constexpr double kSplitKFactors[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+constexpr double kMinKStepsPerSplit = 4;
+constexpr double kMaxSplitBlocksPerSm = 6;
+// Pipeline stages a kernel allocates at most, and at least (load one while computing another).
+constexpr double kMaxStages = 16;
+constexpr double kMinStages = 2;
+// Threads and registers: Hopper warp-specialized kernels run one producer and two consumer
+// warpgroups (384 threads) for tiles of 128x128 and up, one consumer below, at 168 registers per
+// thread (CUTLASS sm90 register reconfiguration); SIMT kernels 256 threads at 128 registers.
+constexpr int kLargeTileThreads = 384;
+constexpr int kTileThreads = 256;
+constexpr int kTensorRegisters = 168;
+constexpr int kSimtRegisters = 128;
+constexpr double kLargeTileArea = 128 * 128;
+// SIMT GEMMs step K 16 elements at a time (CUTLASS SIMT tiles); two blocks share an SM.
+constexpr double kSimtKStep = 16;
+constexpr int kSimtBlocksPerSm = 2;
+// Per-tile serial cycles: the first stages' barrier waits and the epilogue's store, half of it
+// exposed, draining 64 bytes per cycle through shared memory (dev half of the H200 run).
+constexpr double kTileFixedCycles = 600;
+constexpr double kEpilogueBytesPerCycle = 64;
+constexpr double kEpilogueExposedShare = 0.5;
+// Libraries never pick tiles more than twice the problem along a side (beyond 64).
+constexpr double kMaxTileOvershoot = 2;
+
 Pipe pipe_for(DataType t, const device::Device& gpu) {
   if (t == DataType::fp64) return Pipe::fp64;
   if (t == DataType::fp32) return Pipe::fp32;
@@ -98,7 +126,7 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
   const bool tensor = pipe == Pipe::tensor;
   const double e_in = bytes_per_element(g.in);
   const double e_out = bytes_per_element(g.out);
-  const double tk = tensor ? gemm_k_step(g.in) : 16;
+  const double tk = tensor ? gemm_k_step(g.in) : kSimtKStep;
   const double smem_budget = kSharedBudgetFraction * gpu.shared_bytes_per_sm();
   const double l2_reuse_bytes = gpu.l2_reuse_bytes();
   const int sms = gpu.sms();
@@ -107,22 +135,23 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
   std::vector<PlanOption> options;
   for (const Tile& t : tiles) {
     // Skip tiles far larger than the problem: libraries never pick them.
-    if (t.tm > 2 * std::max(g.m, 8.0) && t.tm > 64) continue;
-    if (t.tn > 2 * std::max(g.n, 8.0) && t.tn > 64) continue;
+    if (t.tm > kMaxTileOvershoot * std::max(g.m, 8.0) && t.tm > 64) continue;
+    if (t.tn > kMaxTileOvershoot * std::max(g.n, 8.0) && t.tn > 64) continue;
     const double tiles_mn = ceil_div(g.m, t.tm) * ceil_div(g.n, t.tn) * g.batch;
     // K steps the kernel executes: implicit GEMM pads each filter tap to whole K steps
     // (k_padding_factor), so the executed depth is k x factor, rounded to the step once.
     const double k_steps_total = ceil_div(g.k * g.k_padding_factor, tk);
-    for (double split : {1.0, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0}) {
-      if (split > 1 && (k_steps_total / split < 4 || tiles_mn * split > 6.0 * sms)) continue;
+    for (double split : kSplitKFactors) {
+      if (split > 1 && (k_steps_total / split < kMinKStepsPerSplit || tiles_mn * split > kMaxSplitBlocksPerSm * sms))
+        continue;
       const double k_per_split = std::ceil(k_steps_total / split) * tk;
       const double blocks = tiles_mn * split;
 
       const double stage_bytes = (t.tm + t.tn) * tk * e_in;
       // A tile needs two stages in flight (load one while computing the other); GPUs with less
       // shared memory (Turing: 64 KB) never run the largest tiles.
-      if (std::floor(smem_budget / stage_bytes) < 2) continue;
-      const double stages = std::min(std::floor(smem_budget / stage_bytes), 16.0);
+      if (std::floor(smem_budget / stage_bytes) < kMinStages) continue;
+      const double stages = std::min(std::floor(smem_budget / stage_bytes), kMaxStages);
       const double smem = stages * stage_bytes;
       const double area = t.tm * t.tn;
 
@@ -130,10 +159,10 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
       k.name = std::string(tensor ? "gemm " : "simt gemm ") + std::to_string(int(t.tm)) + "x" +
                std::to_string(int(t.tn)) + (split > 1 ? " split-k " + std::to_string(int(split)) : "");
       k.blocks = blocks;
-      k.threads = tensor ? (area >= 128 * 128 ? 384 : 256) : 256;
-      k.registers = tensor ? 168 : 128;
+      k.threads = tensor && area >= kLargeTileArea ? kLargeTileThreads : kTileThreads;
+      k.registers = tensor ? kTensorRegisters : kSimtRegisters;
       k.shared_bytes = smem;
-      k.max_blocks_per_sm = tensor ? 1 : 2;
+      k.max_blocks_per_sm = tensor ? 1 : kSimtBlocksPerSm;
       k.pipe = pipe;
       k.dtype = g.in;
       const double k_exec = k_per_split;
@@ -144,7 +173,7 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
       const double out_tile_bytes = t.tm * t.tn * (split > 1 ? 4.0 : e_out);
       // On Hopper and later, large tensor-core tiles run as 2-CTA clusters that multicast the A
       // tile to both CTAs (thread-block clusters do not exist before compute capability 9).
-      const double a_share = tensor && area >= 128 * 128 && gpu.cc_major() >= 9 ? 0.5 : 1.0;
+      const double a_share = tensor && area >= kLargeTileArea && gpu.cc_major() >= 9 ? 0.5 : 1.0;
       k.l2_bytes = (a_share * t.tm + t.tn) * k_exec * e_in + out_tile_bytes;
       const double concurrent = std::min(blocks, double(sms));
       double dram = gemm_dram_bytes(g, t.tm, t.tn, concurrent / split, l2_reuse_bytes);
@@ -154,7 +183,7 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
       // The first stages' loads; the epilogue store that the next tile cannot hide; and, once per
       // kernel, the prologue (tensor-map fetch, barrier setup) and the last tile's drain.
       k.dram_rounds = 1;
-      k.fixed_cycles = 600 + 0.5 * out_tile_bytes / 64.0;
+      k.fixed_cycles = kTileFixedCycles + kEpilogueExposedShare * out_tile_bytes / kEpilogueBytesPerCycle;
       k.startup_cycles = kStartupCycles;
 
       PlanOption option;

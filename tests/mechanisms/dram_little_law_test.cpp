@@ -16,9 +16,9 @@ SCENARIO("bytes in flight equal to bandwidth x latency reach 1 - 1/e of the band
   k.name = "stream";
   k.threads = 128;
   k.max_blocks_per_sm = 1;
-  k.blocks = 100;                    // one wave
-  k.bytes_in_flight = 1e6 / 100;     // 1 MB outstanding across the GPU
-  k.dram_bytes = 1e9 / 100;          // 1 GB read, so the curve dominates fill and rounds
+  k.blocks = 100;                 // one wave
+  k.bytes_in_flight = 1e6 / 100;  // 1 MB outstanding across the GPU
+  k.dram_bytes = 1e9 / 100;       // 1 GB read, so the curve dominates fill and rounds
   k.dram_rounds = 0;
   const double t = sim::time_kernel(k, gpu).exec_us;
   const double expected = 1e9 / (1e6 * (1 - std::exp(-1.0)));
@@ -26,6 +26,8 @@ SCENARIO("bytes in flight equal to bandwidth x latency reach 1 - 1/e of the band
 
   AND_WHEN("a block keeps nothing in flight (a TMA-style pipeline)") {
     k.bytes_in_flight = 0;
-    THEN("it streams at the full rate") { CHECK(sim::time_kernel(k, gpu).exec_us == Approx(1e9 / 1e6).epsilon(0.005)); }
+    THEN("it streams at the full rate") {
+      CHECK(sim::time_kernel(k, gpu).exec_us == Approx(1e9 / 1e6).epsilon(0.005));
+    }
   }
 }

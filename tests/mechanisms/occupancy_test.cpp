@@ -18,7 +18,9 @@ SmLimits hopper_like_sm() {
   sm.shared_reserved_per_block_bytes = 1024;
   return sm;
 }
-BlockResources block(int threads, int registers, double shared = 0) { return {threads, registers, shared, 0}; }
+BlockResources block(int threads, int registers, double shared = 0) {
+  return {threads, registers, shared, 0};
+}
 }  // namespace
 
 SCENARIO("threads: 2048 per SM hold eight 256-thread blocks, not nine") {
