@@ -18,7 +18,11 @@ void add_workload_source_options(CLI::App* cmd, WorkloadSourceOptions& o, bool w
   cmd->add_option("--context", o.context, "tokens already in the KV cache (decode)")->check(CLI::NonNegativeNumber);
   cmd->add_option("--dtype", o.dtype, "fp32 | tf32 | fp16 | bf16 | fp8 | int8 (weights and activations)")
       ->check(CLI::IsMember({"fp32", "tf32", "fp16", "bf16", "fp8", "int8"}));
-  cmd->add_option("--attention", o.attention, "flash | unfused")->check(CLI::IsMember({"flash", "unfused"}));
+  cmd->add_option("--attention", o.attention,
+                  "attention kernels: auto (PyTorch's choice for the GPU: cuDNN on Hopper, FlashAttention-2 on "
+                  "Ampere/Ada, memory-efficient before) | flash2 | flash3 | cudnn | efficient | math (unfused: QK^T, "
+                  "softmax and PV as separate kernels); flash = auto, unfused = math")
+      ->check(CLI::IsMember({"auto", "flash", "flash2", "flash3", "cudnn", "efficient", "math", "unfused"}));
   cmd->add_flag("--fuse", o.fuse, "fuse pointwise chains (as torch.compile would); default: eager PyTorch kernels");
   cmd->add_flag("--recompute", o.recompute, "activation recomputation in training");
   cmd->add_option("--host-launch-us", o.host_launch_us,
@@ -55,7 +59,10 @@ wl::GenerateOptions options_for(const wl::ModelConfig& config, const WorkloadSou
   g.seq = o.seq > 0 ? o.seq : (t && !t->decoder ? 128 : 2048);
   g.context = o.context;
   g.dtype = *parse_dtype(o.dtype);
-  g.flash_attention = o.attention != "unfused";
+  g.flash_attention = o.attention != "unfused" && o.attention != "math";
+  for (auto b : {wl::AttentionBackend::flash2, wl::AttentionBackend::flash3, wl::AttentionBackend::cudnn,
+                 wl::AttentionBackend::efficient})
+    if (o.attention == wl::attention_backend_name(b)) g.attention_backend = b;
   g.fused_elementwise = o.fuse;
   g.channels_last = o.layout != "nchw";
   g.recompute = o.recompute;
@@ -84,7 +91,7 @@ ResolvedWorkload resolve_workload(const WorkloadSourceOptions& o, const hw::Cata
     return r;
   }
   if (!o.workload.empty()) {
-    if (!o.mode.empty() || o.seq > 0 || o.batch != 1 || o.fuse || o.recompute || o.attention != "flash" || !o.dump.empty() ||
+    if (!o.mode.empty() || o.seq > 0 || o.batch != 1 || o.fuse || o.recompute || (o.attention != "flash" && o.attention != "auto") || !o.dump.empty() ||
         o.layout != "nhwc")
       throw UsageError(
           "--mode, --batch, --seq, --fuse, --recompute, --attention, --layout and --dump-workload go with --model");

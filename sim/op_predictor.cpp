@@ -52,7 +52,16 @@ OpTiming OpPredictor::time_option(const models::PlanOption& option) const {
     t.dram_bytes += t.kernels.back().dram_bytes;
     reads = reads || k.reads_dram;
   }
-  t.overhead_us = launch.standalone_overhead_us(static_cast<int>(option.kernels.size()), reads);
+  int kernels = static_cast<int>(option.kernels.size());
+  for (const auto& sub : option.sub_ops) {
+    const OpTiming s = compute(sub);
+    for (const auto& k : s.kernels) t.kernels.push_back(k);
+    t.exec_us += s.exec_us;
+    t.dram_bytes += s.dram_bytes;
+    kernels += static_cast<int>(s.kernels.size());
+    reads = true;
+  }
+  t.overhead_us = launch.standalone_overhead_us(kernels, reads);
   t.host_us = option.host_us;
   t.overhead_us += launch.exposed_host_us(option.host_us);
   t.duration_us = t.overhead_us + t.exec_us;

@@ -17,6 +17,7 @@ struct GenerateOptions {
   long context = 4096;   // tokens already in the KV cache (decode)
   DataType dtype = DataType::bf16;
   bool flash_attention = true;     // false: QK^T, softmax and PV as separate kernels
+  AttentionBackend attention_backend = AttentionBackend::automatic;  // the fused kernel's family
   bool fused_elementwise = false;  // true: one kernel per pointwise chain (compiled / fused)
   bool recompute = false;          // activation checkpointing in training: forward again in backward
   LaunchMode launch = LaunchMode::eager;

@@ -32,6 +32,17 @@ std::string_view copy_kind_name(CopyKind kind) {
   }
 }
 
+std::string_view attention_backend_name(AttentionBackend b) {
+  switch (b) {
+    case AttentionBackend::flash2: return "flash2";
+    case AttentionBackend::flash3: return "flash3";
+    case AttentionBackend::cudnn: return "cudnn";
+    case AttentionBackend::efficient: return "efficient";
+    case AttentionBackend::math: return "math";
+    default: return "auto";
+  }
+}
+
 std::string_view row_op_name(RowOpKind kind) {
   switch (kind) {
     case RowOpKind::softmax: return "softmax";
@@ -68,6 +79,7 @@ std::string op_shape(const Op& op) {
                    if (a.kv_heads != a.heads) s << "/" << a.kv_heads;
                    s << " q" << a.seq_q << " kv" << a.seq_kv << " d" << a.head_dim << (a.causal ? " causal" : "") << " "
                      << dt(a.dtype) << (a.backward ? " bwd" : "");
+                   if (a.backend != AttentionBackend::automatic) s << " " << attention_backend_name(a.backend);
                  },
                  [&](const Conv2dOp& c) {
                    s << c.n << "x" << c.h << "x" << c.w << "x" << c.c << " k" << c.k << " " << c.r << "x" << c.s;

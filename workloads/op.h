@@ -18,11 +18,17 @@ struct GemmOp {  // C[m,n] = A[m,k] B[k,n], `batch` independent products
   DataType out_dtype = DataType::bf16;
 };
 
+// Which kernel family runs attention, as PyTorch's SDPA backends name them. `automatic` follows
+// PyTorch's dispatch for the GPU's architecture (models/attention_model.cpp says which it picks).
+enum class AttentionBackend { automatic, flash2, flash3, cudnn, efficient, math };
+[[nodiscard]] std::string_view attention_backend_name(AttentionBackend b);
+
 struct AttentionOp {  // fused (flash-style) scaled-dot-product attention, forward or backward
   Count batch = 0, heads = 0, kv_heads = 0, seq_q = 0, seq_kv = 0, head_dim = 0;
   bool causal = false;
   DataType dtype = DataType::bf16;
   bool backward = false;  // dQ, dK, dV from dO (recomputes the scores)
+  AttentionBackend backend = AttentionBackend::automatic;
 };
 
 struct Conv2dOp {  // NHWC implicit GEMM; output (n, p, q, k)

@@ -80,7 +80,9 @@ const std::vector<OpDef>& op_defs() {
         {"head_dim", P::integer, kReq, "", {}, "head dimension"},
         {"causal", P::boolean, kOpt, "false", {}, "causal mask"},
         {"dtype", P::dtype, kReq, "", {}, "operand type"},
-        {"backward", P::boolean, kOpt, "false", {}, "the backward pass (dQ, dK, dV) instead of the forward"}},
+        {"backward", P::boolean, kOpt, "false", {}, "the backward pass (dQ, dK, dV) instead of the forward"},
+        {"backend", P::choice, kOpt, "auto", {"auto", "flash2", "flash3", "cudnn", "efficient", "math"},
+         "PyTorch SDPA kernel family; auto follows PyTorch's choice for the GPU's architecture"}},
        "fused (flash-style) scaled-dot-product attention"},
       {"conv2d",
        {{"n", P::integer, kReq, "", {}, "batch"},
@@ -180,6 +182,10 @@ Op build_op(std::string_view op, const ParamMap& p, const std::string& kernel, c
     a.causal = get_bool(p, "causal", false);
     a.dtype = get_dtype(p, "dtype", DataType::bf16);
     a.backward = get_bool(p, "backward", false);
+    const std::string backend = get_text(p, "backend", "auto");
+    for (auto b : {AttentionBackend::automatic, AttentionBackend::flash2, AttentionBackend::flash3,
+                   AttentionBackend::cudnn, AttentionBackend::efficient, AttentionBackend::math})
+      if (attention_backend_name(b) == backend) a.backend = b;
     for (auto [name, v] : {std::pair{"batch", a.batch}, {"heads", a.heads}, {"kv_heads", a.kv_heads},
                            {"seq_q", a.seq_q}, {"seq_kv", a.seq_kv}, {"head_dim", a.head_dim}})
       check.positive(name, static_cast<double>(v));
@@ -284,6 +290,8 @@ std::vector<std::pair<std::string, ParamValue>> op_params(const Op& op) {
     if (a->causal) v.emplace_back("causal", ParamValue{true});
     v.emplace_back("dtype", d(a->dtype));
     if (a->backward) v.emplace_back("backward", ParamValue{true});
+    if (a->backend != AttentionBackend::automatic)
+      v.emplace_back("backend", ParamValue{std::string(attention_backend_name(a->backend))});
     return v;
   }
   if (auto* c = std::get_if<Conv2dOp>(&op)) {

@@ -155,6 +155,7 @@ class TransformerBuilder {
       a.causal = causal;
       a.dtype = t_;
       a.backward = backward;
+      a.backend = o_.attention_backend;
       k_.add(backward ? "attention_grad" : "attention", a);
       return;
     }
