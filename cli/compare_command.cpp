@@ -188,7 +188,7 @@ void add_compare_command(CLI::App& app, AppContext& ctx) {
     const std::string baseline = o->baseline.empty() ? ids.front() : ctx.catalog.resolve(o->baseline);
     if (std::find(ids.begin(), ids.end(), baseline) == ids.end())
       throw UsageError("--baseline " + baseline + " is not among --gpus");
-    const auto source = resolve_workload(o->source);
+    const auto source = resolve_workload(o->source, ctx.catalog);
     const auto overrides = hw::split_overrides(o->sets).gpu;
     const auto unit = result_unit(source);
     const auto prices = read_price_flags(o->flags, ctx.catalog);

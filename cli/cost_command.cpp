@@ -229,7 +229,7 @@ void add_cost_command(CLI::App& app, AppContext& ctx) {
   add_cost_flags(cmd, o->flags, true);
   add_output_options(cmd, o->out);
   cmd->callback([o, &ctx] {
-    const bool has_workload = !o->source.workload.empty() || !o->source.model.empty();
+    const bool has_workload = !o->source.workload.empty() || !o->source.model.empty() || !o->source.trace.empty();
     if (has_workload && o->gpu.empty()) throw UsageError("a workload needs --gpu to predict its speed");
     std::optional<hw::GpuSpec> gpu;
     if (!o->gpu.empty()) gpu = ctx.catalog.load(o->gpu, hw::parse_overrides(o->sets));
@@ -244,7 +244,7 @@ void add_cost_command(CLI::App& app, AppContext& ctx) {
     }
     std::optional<PerResult> per;
     if (has_workload) {
-      const auto source = resolve_workload(o->source);
+      const auto source = resolve_workload(o->source, ctx.catalog);
       sim::Simulator full(*gpu);
       const auto p = full.predict(source.workload);
       auto s = summarize(source, *gpu, p);

@@ -6,6 +6,7 @@
 #include "cli/system_source.h"
 #include "cli/workload_source.h"
 #include "reports/parallel_report.h"
+#include "calibration/trace_replay.h"
 #include "reports/prediction_report.h"
 
 namespace gpucast::cli {
@@ -54,7 +55,7 @@ void add_predict_command(CLI::App& app, AppContext& ctx) {
   cmd->callback([opts, &ctx] {
     if (opts->gpus.empty() && opts->system.empty()) throw UsageError("give --gpu ID, --gpus NxID or --system ID");
     if (!opts->gpus.empty() && !opts->system.empty()) throw UsageError("give --gpu/--gpus or --system, not both");
-    const auto source = resolve_workload(opts->source);
+    const auto source = resolve_workload(opts->source, ctx.catalog);
     std::vector<reports::Report> reports;
     if (!opts->system.empty()) {
       reports.push_back(predict_on_system(ctx, *opts, source, opts->system));
@@ -72,6 +73,10 @@ void add_predict_command(CLI::App& app, AppContext& ctx) {
       const auto gpu = ctx.catalog.load(id, hw::parse_overrides(opts->sets));
       sim::Simulator simulator(gpu);
       const auto p = simulator.predict(source.workload);
+      if (source.trace) {
+        reports.push_back(calib::trace_report(gpu, p, *source.trace, gpu.id == source.trace->source_gpu));
+        continue;
+      }
       std::optional<reports::ModelRun> run;
       if (source.model) run = model_run(source, gpu);
       reports.push_back(reports::prediction_report(gpu, p, run ? &*run : nullptr));

@@ -278,7 +278,7 @@ void add_sweep_command(CLI::App& app, AppContext& ctx) {
   add_output_options(cmd, o->out);
   cmd->callback([o, &ctx] {
     const auto axes = cli::parse_vary_all(o->vary);
-    const auto base = resolve_workload(o->source);
+    const auto base = resolve_workload(o->source, ctx.catalog);
     for (const auto& a : axes)
       if (a.kind == cli::AxisKind::workload && !base.config)
         throw UsageError("--vary " + a.key + " needs --model (a workload file has fixed shapes)");

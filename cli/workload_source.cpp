@@ -1,6 +1,7 @@
 #include "cli/workload_source.h"
 
 #include "cli/context.h"
+#include "cli/trace_source.h"
 #include "common/errors.h"
 #include "workloads/memory_advice.h"
 #include "workloads/workload_file.h"
@@ -46,7 +47,15 @@ void add_workload_source_options(CLI::App* cmd, WorkloadSourceOptions& o, bool w
       ->check(CLI::PositiveNumber);
   cmd->add_option("--zero", o.zero, "data-parallel state sharding: none | 1 | 2 | 3 (3 = FSDP full sharding)")
       ->check(CLI::IsMember({"none", "0", "1", "2", "3", "fsdp"}));
-  if (with_dump) cmd->add_option("--dump-workload", o.dump, "write the generated workload to this file");
+  cmd->add_option("--trace", o.trace,
+                  "PyTorch profiler trace (export_chrome_trace, .json or .json.gz; record_shapes=True recommended)");
+  cmd->add_option("--step", o.step, "with --trace: ProfilerStep number to replay, or 'all' (default: the last complete step)");
+  cmd->add_option("--source-gpu", o.source_gpu,
+                  "with --trace: the GPU it was recorded on (default: matched from the trace's deviceProperties)");
+  cmd->add_option("--host-speed", o.host_speed,
+                  "replayed host time (traces, host_delay_us) divides by this: 2 = a host twice as fast")
+      ->check(CLI::PositiveNumber);
+  if (with_dump) cmd->add_option("--dump-workload", o.dump, "write the generated or traced workload to this file");
 }
 
 namespace {
@@ -82,9 +91,24 @@ wl::GenerateOptions options_for(const wl::ModelConfig& config, const WorkloadSou
 }
 }  // namespace
 
-ResolvedWorkload resolve_workload(const WorkloadSourceOptions& o) {
-  if (o.workload.empty() == o.model.empty())
-    throw UsageError("give exactly one of --workload FILE or --model NAME_OR_FILE");
+ResolvedWorkload resolve_workload(const WorkloadSourceOptions& o, const hw::Catalog& catalog) {
+  if (int(!o.workload.empty()) + int(!o.model.empty()) + int(!o.trace.empty()) != 1)
+    throw UsageError("give exactly one of --workload FILE, --model NAME_OR_FILE or --trace FILE");
+  if (o.trace.empty() && (!o.step.empty() || !o.source_gpu.empty()))
+    throw UsageError("--step and --source-gpu go with --trace");
+  if (!o.trace.empty()) {
+    if (!o.mode.empty() || o.seq > 0 || o.batch != 1 || o.fuse || o.recompute || o.attention != "flash" ||
+        o.layout != "nhwc" || !o.launch.empty() || o.layers > 0)
+      throw UsageError("--mode, --batch, --seq, --fuse, --recompute, --attention, --layout, --launch and --layers go with --model");
+    auto imported = import_trace_file(TraceSourceOptions{o.trace, o.step, o.source_gpu}, catalog);
+    auto w = imported->workload;
+    if (o.host_speed > 0) w = w.with_host_speed(o.host_speed);
+    if (o.host_launch_us > 0) w = w.with_host_launch_us(o.host_launch_us);
+    if (!o.dump.empty()) emit(wl::write_workload(w), o.dump);
+    ResolvedWorkload r{w, std::nullopt, std::nullopt, {}, o.host_launch_us, nullptr};
+    r.trace = imported;
+    return r;
+  }
   if (!o.workload.empty()) {
     if (!o.mode.empty() || o.seq > 0 || o.batch != 1 || o.fuse || o.recompute || (o.attention != "flash" && o.attention != "auto") || !o.dump.empty() ||
         o.layout != "nhwc")
@@ -94,21 +118,22 @@ ResolvedWorkload resolve_workload(const WorkloadSourceOptions& o) {
       throw UsageError("--tp, --pp, --dp, --ep, --sp, --microbatches and --zero generate a model's layout: use --model");
     auto w = wl::read_workload_file(o.workload);
     if (o.host_launch_us > 0) w = w.with_host_launch_us(o.host_launch_us);
-    return ResolvedWorkload{w, std::nullopt, std::nullopt, {}, o.host_launch_us};
+    if (o.host_speed > 0) w = w.with_host_speed(o.host_speed);
+    return ResolvedWorkload{w, std::nullopt, std::nullopt, {}, o.host_launch_us, nullptr};
   }
   const auto config = wl::load_model(o.model);
   const auto options = options_for(config, o);
   auto generated = wl::generate(config, options);
   if (o.host_launch_us > 0) generated.workload = generated.workload.with_host_launch_us(o.host_launch_us);
   if (!o.dump.empty()) emit(wl::write_workload(generated.workload), o.dump);
-  return ResolvedWorkload{generated.workload, config, generated, options, o.host_launch_us};
+  return ResolvedWorkload{generated.workload, config, generated, options, o.host_launch_us, nullptr};
 }
 
 ResolvedWorkload regenerate(const ResolvedWorkload& base, const wl::GenerateOptions& options) {
   if (!base.config) throw UsageError("this setting can be swept only for --model workloads");
   auto generated = wl::generate(*base.config, options);
   if (base.host_launch_us > 0) generated.workload = generated.workload.with_host_launch_us(base.host_launch_us);
-  return ResolvedWorkload{generated.workload, base.config, generated, options, base.host_launch_us};
+  return ResolvedWorkload{generated.workload, base.config, generated, options, base.host_launch_us, nullptr};
 }
 
 reports::ModelRun model_run(const ResolvedWorkload& w, const hw::GpuSpec& gpu) {

@@ -1,14 +1,17 @@
 #pragma once
 // Where a command's workload comes from: a workload file, or a model (preset or model file) with
 // run settings. Shared by predict, compare and sweep.
+#include <memory>
 #include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
+#include "hardware/catalog.h"
 #include "hardware/gpu_spec.h"
 #include "reports/model_report.h"
 #include "workloads/generate.h"
+#include "workloads/trace/trace_workload.h"
 #include "workloads/workload.h"
 
 namespace gpucast::cli {
@@ -33,6 +36,10 @@ struct WorkloadSourceOptions {
   int tp = 1, pp = 1, dp = 1, ep = 1, microbatches = 1;
   bool sp = false;
   std::string zero = "none";
+  std::string trace;        // profiler trace (Kineto Chrome trace, plain or .json.gz)
+  std::string step;         // --step: a ProfilerStep number or "all"
+  std::string source_gpu;   // --source-gpu: the GPU the trace was recorded on
+  double host_speed = 0;    // --host-speed: replayed host time divides by it
 };
 
 void add_workload_source_options(CLI::App* cmd, WorkloadSourceOptions& o, bool with_dump = false);
@@ -43,11 +50,12 @@ struct ResolvedWorkload {
   std::optional<wl::GeneratedModel> model;
   wl::GenerateOptions options;
   double host_launch_us = 0;  // > 0: applied to every (re)generated workload
+  std::shared_ptr<const trace::TraceImport> trace;  // set for --trace: the source measurements
 };
 
-// Reads the workload file or generates the model's workload; throws UsageError when neither or
-// both are given.
-[[nodiscard]] ResolvedWorkload resolve_workload(const WorkloadSourceOptions& o);
+// Reads the workload file or the trace, or generates the model's workload; throws UsageError when
+// none or several are given.
+[[nodiscard]] ResolvedWorkload resolve_workload(const WorkloadSourceOptions& o, const hw::Catalog& catalog);
 // Regenerates with changed options (sweeps over batch, seq, context, dtype).
 [[nodiscard]] ResolvedWorkload regenerate(const ResolvedWorkload& base, const wl::GenerateOptions& options);
 // The memory check and MFU reference for a generated model on `gpu`.

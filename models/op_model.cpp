@@ -3,6 +3,7 @@
 #include <type_traits>
 
 #include "common/errors.h"
+
 #include "models/attention_model.h"
 #include "models/conv_model.h"
 #include "models/elementwise_model.h"
@@ -36,6 +37,10 @@ const OpModel& model_for() {
   else if constexpr (std::is_same_v<OpT, wl::CopyOp>) { static const CopyModel m; return m; }
   else if constexpr (std::is_same_v<OpT, wl::CustomOp>) { static const CustomModel m; return m; }
   else if constexpr (std::is_same_v<OpT, wl::CollectiveOp>) { static const NoSystemCollectiveModel m; return m; }
+  else if constexpr (std::is_same_v<OpT, wl::TracedOp>) {
+    // Traced kernels have no plan: the predictor scales their measured time (sim/traced_timing.h).
+    throw UnsupportedError("a traced op has no kernel plan: it is timed by scaling its measured time");
+  }
   else static_assert(!sizeof(OpT), "every op family needs a model: add it to model_for");
 }
 

@@ -5,6 +5,7 @@
 
 #include "models/op_model.h"
 #include "sim/collective_timing.h"
+#include "sim/traced_timing.h"
 #include "workloads/op_params.h"
 
 namespace gpucast::sim {
@@ -102,6 +103,7 @@ std::vector<OpTiming> OpPredictor::rank_options(const wl::Op& op) const {
 }
 
 OpTiming OpPredictor::compute(const wl::Op& op) const {
+  if (const auto* traced = std::get_if<wl::TracedOp>(&op)) return traced_timing(*traced, gpu_);
   auto ranked = rank_options(op);
   return std::move(ranked.front());
 }

@@ -55,6 +55,7 @@ Prediction Simulator::predict(const wl::Workload& w) {
   p.total_us = t.total_us;
   p.gpu_busy_us = t.gpu_busy_us;
   p.host_us = t.host_us;
+  p.host_sync_wait_us = t.host_sync_wait_us;
   for (size_t i = 0; i < w.size(); ++i) p.kernels[i].scheduled = t.kernels[i];
   return p;
 }

@@ -28,6 +28,7 @@ struct Prediction {
   Microseconds total_us = 0;
   Microseconds gpu_busy_us = 0;
   Microseconds host_us = 0;
+  Microseconds host_sync_wait_us = 0;  // host waiting for the GPU at sync points (replayed traces)
   std::vector<KernelPrediction> kernels;
   double flops = 0;       // useful FLOPs of all kernels
   double dram_bytes = 0;  // predicted DRAM traffic of all kernels

@@ -21,7 +21,8 @@ struct Timeline {
   std::vector<ScheduledKernel> kernels;  // workload order
   Microseconds total_us = 0;             // makespan
   Microseconds gpu_busy_us = 0;          // union of kernel intervals
-  Microseconds host_us = 0;              // when the host issued the last kernel
+  Microseconds host_us = 0;              // when the host issued the last kernel (plus a replayed tail)
+  Microseconds host_sync_wait_us = 0;    // host time spent waiting for the GPU at sync points
   [[nodiscard]] Microseconds gpu_idle_us() const { return total_us - gpu_busy_us; }
 };
 

@@ -30,6 +30,7 @@ const std::vector<Example>& examples() {
       {"predict", {"predict", "--gpu", "h100-sxm,rtx-4090", "--workload", kBlock}},
       {"predict", {"predict", "--gpu", "rtx-4090", "--model", "llama-3-8b", "--mode", "decode", "--layers", "2"}},
       {"predict", {"predict", "--gpu", "a100-sxm-80g", "--model", "resnet50", "--mode", "train", "--batch", "32"}},
+      {"predict", {"predict", "--gpu", "h100-sxm", "--trace", "tests/data/traces/linking.json"}},
       {"compare", {"compare", "--gpus", "l4,rtx-4090,h100-sxm", "--model", "llama-2-7b", "--mode", "decode"}},
       {"cost", {"cost", "--desktop-usd", "2200", "--gpu-watts", "350", "--cloud-usd-per-hour", "2.14"}},
       {"cost", {"cost", "--gpu", "h100-sxm", "--workload", kBlock, "--power-limit-w", "500"}},

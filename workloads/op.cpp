@@ -80,7 +80,8 @@ std::string op_name(const Op& op) {
                                [](const EmbeddingOp&) { return std::string("embedding"); },
                                [](const CopyOp&) { return std::string("copy"); },
                                [](const CustomOp&) { return std::string("custom"); },
-                               [](const CollectiveOp& c) { return std::string(collective_name(c.kind)); }},
+                               [](const CollectiveOp& c) { return std::string(collective_name(c.kind)); },
+                               [](const TracedOp&) { return std::string("traced"); }},
                     op);
 }
 
@@ -119,6 +120,7 @@ std::string op_shape(const Op& op) {
                    s << static_cast<long long>(c.bytes) << " B " << dt(c.dtype) << " x" << c.ranks << " ranks";
                    if (c.stride != 1) s << " stride " << c.stride;
                  },
+                 [&](const TracedOp& t) { s << traced_shape(t); },
              },
              op);
   return s.str();
@@ -147,6 +149,7 @@ double op_flops(const Op& op) {
           [](const CopyOp&) { return 0.0; },
           [](const CustomOp& c) { return c.flops; },
           [](const CollectiveOp&) { return 0.0; },  // reductions are not useful model FLOPs
+          [](const TracedOp& t) { return t.flops; },
       },
       op);
 }
@@ -190,6 +193,7 @@ double op_min_bytes(const Op& op) {
           [](const CopyOp& c) { return c.kind == CopyKind::d2d ? 2 * c.bytes : c.bytes; },
           [](const CustomOp& c) { return c.bytes; },
           [](const CollectiveOp& c) { return c.bytes; },  // read the buffer once (the model adds the rest)
+          [](const TracedOp& t) { return t.bytes; },
       },
       op);
 }
@@ -202,7 +206,8 @@ DataType op_compute_dtype(const Op& op) {
                                [](const EmbeddingOp& e) { return e.dtype; },
                                [](const CopyOp&) { return DataType::fp32; },
                                [](const CustomOp& c) { return c.dtype; },
-                               [](const CollectiveOp& c) { return c.dtype; }},
+                               [](const CollectiveOp& c) { return c.dtype; },
+                               [](const TracedOp& t) { return t.dtype; }},
                     op);
 }
 

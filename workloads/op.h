@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "common/dtype.h"
+#include "workloads/traced_op.h"
 
 namespace gpucast::wl {
 
@@ -86,8 +87,9 @@ struct CollectiveOp {
 [[nodiscard]] std::string_view collective_name(CollectiveKind kind);
 [[nodiscard]] std::optional<CollectiveKind> parse_collective(std::string_view name);
 
+// TracedOp (workloads/traced_op.h): a profiler-trace kernel no op model re-predicts, scaled by mechanism.
 using Op = std::variant<GemmOp, AttentionOp, Conv2dOp, ElementwiseOp, RowOp, EmbeddingOp, CopyOp, CustomOp,
-                        CollectiveOp>;
+                        CollectiveOp, TracedOp>;
 
 // The op's name as written in workload files: "gemm", "softmax", ...
 [[nodiscard]] std::string op_name(const Op& op);

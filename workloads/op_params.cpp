@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "workloads/traced_op_params.h"
+
 namespace gpucast::wl {
 namespace {
 using P = ParamKind;
@@ -155,6 +157,7 @@ const std::vector<OpDef>& op_defs() {
       COLLECTIVE_DEF("broadcast", "one rank's buffer to all"),
       COLLECTIVE_DEF("send", "point-to-point send to the next rank (pipeline stages)"),
       COLLECTIVE_DEF("recv", "point-to-point receive from the previous rank"),
+      traced_op_def(),
   };
   return kDefs;
 }
@@ -299,6 +302,7 @@ Op build_op(std::string_view op, const ParamMap& p, const std::string& kernel, c
     c.stride = static_cast<int>(stride);
     return c;
   }
+  if (op == "traced") return build_traced_op(p, kernel, where);
   throw InputError(where, "op", "unknown op '" + std::string(op) + "'");
 }
 
@@ -359,6 +363,7 @@ std::vector<std::pair<std::string, ParamValue>> op_params(const Op& op) {
     if (c->stride != 1) v.emplace_back("stride", i(c->stride));
     return v;
   }
+  if (auto* t = std::get_if<TracedOp>(&op)) return traced_op_params(*t);
   const auto& c = std::get<CustomOp>(op);
   V v{{"flops", ParamValue{c.flops}}, {"bytes", ParamValue{c.bytes}}};
   if (c.dtype != DataType::fp32) v.emplace_back("dtype", d(c.dtype));

@@ -24,6 +24,12 @@ struct Kernel {
   int stream = 0;
   std::vector<std::string> after;  // explicit dependencies by name
   SourceLocation where;            // the [[kernel]] entry, for error messages
+  // Replayed host time (profiler traces): the host works this long after issuing the previous
+  // kernel before it issues this one (instead of the per-launch host cost) ...
+  std::optional<double> host_delay_us;
+  // ... and, when set, this far into that time it waits until all earlier GPU work has finished
+  // (cudaStreamSynchronize, .item(), a synchronous copy).
+  std::optional<double> host_sync_at_us;
 };
 
 // Edge u -> v: v may start only after u ends.
@@ -52,11 +58,24 @@ class Workload {
     w.host_launch_us_ = us;
     return w;
   }
+  // Host time after the last kernel is issued (a replayed trace's step tail), when known.
+  [[nodiscard]] std::optional<double> host_tail_us() const { return host_tail_us_; }
+  [[nodiscard]] Workload with_host_tail_us(double us) const {
+    Workload w = *this;
+    w.host_tail_us_ = us;
+    return w;
+  }
+  // The same workload on a host `speed` times as fast: replayed host delays, sync points and the
+  // tail divide by it (speed > 0).
+  [[nodiscard]] Workload with_host_speed(double speed) const;
+  // True when any kernel carries a replayed host delay.
+  [[nodiscard]] bool replays_host() const;
 
  private:
   std::string name_;
   LaunchMode launch_ = LaunchMode::eager;
   std::optional<double> host_launch_us_;
+  std::optional<double> host_tail_us_;
   std::string origin_;
   std::vector<Kernel> kernels_;
   DependencyGraph graph_;
