@@ -12,7 +12,7 @@ as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 # Debian packages the build needs, npm for the chart libraries of --html reports, and for the
 # tests the browser the report test drives.
-packages="build-essential cmake ninja-build libboost-graph-dev libtomlplusplus-dev libeigen3-dev libcli11-dev catch2 nodejs npm"
+packages="build-essential cmake ninja-build libboost-graph-dev libtomlplusplus-dev libeigen3-dev libcli11-dev nlohmann-json3-dev catch2 nodejs npm"
 [ "$mode" = test ] && packages="$packages chromium"
 missing=""
 for p in $packages; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"; done
