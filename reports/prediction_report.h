@@ -12,6 +12,8 @@ namespace gpucast::reports {
 [[nodiscard]] Table kernel_table(const sim::Prediction& p);
 [[nodiscard]] Table op_summary_table(const sim::Prediction& p);
 [[nodiscard]] Json prediction_json(const sim::Prediction& p);
+// A speed-of-light figure as the JSON reports write it (predict's kernels, validate's cases).
+[[nodiscard]] Json sol_json(const sim::SpeedOfLight& s);
 // Kernel rows with stable column names for scripts.
 [[nodiscard]] Table kernel_csv_table(const sim::Prediction& p);
 // The headline: total time, GPU busy and idle, achieved rates.
