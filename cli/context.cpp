@@ -39,7 +39,8 @@ std::filesystem::path loaded_from() {
 std::filesystem::path find_data_dir() {
   if (const char* home = std::getenv("GPUCAST_HOME"); home && *home) {
     if (!has_catalog(home))
-      throw Error(std::string("GPUCAST_HOME is '") + home + "' but it holds no hardware/catalog: point it at a gpucast "
+      throw Error(std::string("GPUCAST_HOME is '") + home +
+                  "' but it holds no hardware/catalog: point it at a gpucast "
                   "source tree or install prefix's share/gpucast, or unset it");
     return home;
   }
@@ -52,8 +53,9 @@ std::filesystem::path find_data_dir() {
   }
   // Built, not installed: the source tree compiled in.
   if (has_catalog(GPUCAST_DATA_DIR)) return GPUCAST_DATA_DIR;
-  throw Error("cannot find gpucast's data (hardware/catalog): looked in share/gpucast above '" + self.string() +
-              "' and in '" + std::string(GPUCAST_DATA_DIR) + "'; set GPUCAST_HOME to the gpucast source tree");
+  throw Error("cannot find gpucast's data (hardware/catalog): looked in share/gpucast above '" +
+              self.string() + "' and in '" + std::string(GPUCAST_DATA_DIR) +
+              "'; set GPUCAST_HOME to the gpucast source tree");
 }
 
 AppContext AppContext::from_environment() {

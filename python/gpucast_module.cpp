@@ -43,7 +43,8 @@ PYBIND11_MODULE(_gpucast, m) {
   m.doc() = "gpucast's commands in-process (use the gpucast package, not this module)";
   m.def("run", &run, py::arg("args"),
         "Runs `gpucast ARGS...`; returns (kind, text, details): kind 'ok' with stdout, else an error.");
-  m.def("data_dir", [] { return gpucast::cli::find_data_dir().string(); },
-        "Where gpucast reads its catalog and chart libraries.");
+  m.def(
+      "data_dir", [] { return gpucast::cli::find_data_dir().string(); },
+      "Where gpucast reads its catalog and chart libraries.");
   m.attr("__version__") = gpucast::cli::kVersion;
 }

@@ -224,8 +224,8 @@ def _gpu_arg(gpu: Union[str, Sequence[str]]) -> str:
     return gpu if isinstance(gpu, str) else ",".join(gpu)
 
 
-def gpus() -> Result:
-    """The catalog (``gpucast hw list``): ``.gpus`` lists every GPU with its key figures."""
+def gpus() -> "Results":
+    """The catalog (``gpucast hw list``): one Result per GPU (``id``, ``name``, key figures)."""
     return _json_command(["hw", "list"])
 
 

@@ -32,14 +32,14 @@ unset GPUCAST_HOME
 cd "$work" || fail "cd"
 run() { env -u GPUCAST_HOME "$root/usr/bin/gpucast" "$@"; }
 out=$(run predict --gpu h100-sxm --model llama-3-8b --mode decode --batch 16 --format json) || fail "gpucast predict: $out"
-echo "$out" | grep -q '"total_us"' || fail "predict printed no total_us"
+grep -q '"total_us"' <<< "$out" || fail "predict printed no total_us"
 run predict --gpu h100-sxm --workload "$root/usr/share/gpucast/workloads/examples/llama3-8b-block.toml" \
   --html "$work/report.html" > /dev/null || fail "gpucast predict --html"
 grep -q "vega-embed" "$work/report.html" || fail "the HTML report lacks the inlined chart libraries"
-# The data it used is the package's, not the source tree's.
-data=$(run hw show h100-sxm --format json | grep -o '"origin": "[^"]*"' | head -1)
-echo "hw show origin: $data"
-case "$data" in *"$src"*) fail "the installed binary read the source tree: $data" ;; esac
+# The data it used is the package's, not the source tree's: the report names the GPU file it read.
+used=$(grep -o 'h100-sxm, [^)]*)' "$work/report.html" | head -1)
+echo "GPU description read: $used"
+case "$used" in *"$root/usr/share/gpucast/hardware/catalog/"*) ;; *) fail "the installed binary did not read its own catalog: $used" ;; esac
 
 # The Python module from the package.
 py=$(ls -d "$root"/usr/lib/python3/dist-packages 2>/dev/null)

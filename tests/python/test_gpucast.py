@@ -37,7 +37,7 @@ def test_several_gpus_and_overrides():
     assert slow.total_us > ps[0].total_us
     g = gpucast.gpu("h100-sxm", set={"memory.bandwidth_gbps": 4000})
     assert "4000" in json.dumps(g)
-    assert any(x["id"] == "h100-sxm" for x in gpucast.gpus().gpus)
+    assert any(x.id == "h100-sxm" for x in gpucast.gpus())
 
 
 def test_workload_built_in_python():
@@ -71,7 +71,7 @@ def test_to_pandas_when_installed():
 
 def test_input_errors_carry_file_line_and_key(tmp_path):
     bad = tmp_path / "bad.toml"
-    bad.write_text('[workload]\nname = "x"\n\n[[kernel]]\nname = "g"\nop = "gemm"\nm = -4\nn = 8\nk = 8\n')
+    bad.write_text('[workload]\nname = "x"\n\n[[kernel]]\nname = "g"\nop = "gemm"\nm = -4\nn = 8\nk = 8\ndtype = "bf16"\n')
     with pytest.raises(gpucast.InputError) as e:
         gpucast.predict(gpu="h100-sxm", workload=str(bad))
     assert e.value.file.endswith("bad.toml")
