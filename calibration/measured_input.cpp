@@ -453,7 +453,7 @@ ValidationReport validate_measured(const MeasuredFile& file, const std::string& 
       v.predicted_us = t.duration_us;
       v.option = t.option;
       v.bound = std::string(sim::bound_name(t.bound));
-      set_speed_of_light(v, gpu, sim::sol_pipe(op, gpu), t.flops, t.dram_bytes, m.dram_bytes, t.bound);
+      set_speed_of_light(v, gpu, sim::sol_pipe(op, predictor.device()), t.flops, t.dram_bytes, m.dram_bytes, t.bound);
     } catch (const UnsupportedError& e) {
       report.skipped.push_back(m.name + ": cannot predict (" + e.what() + ")");
       continue;

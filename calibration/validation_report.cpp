@@ -1,5 +1,7 @@
 #include "calibration/validation_report.h"
 
+#include "reports/prediction_report.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -57,9 +59,9 @@ std::string kernel_names(const Json* kernels) {
 
 void set_speed_of_light(ValidationCase& v, const hw::GpuSpec& gpu, const std::string& pipe, double flops,
                         double predicted_dram_bytes, std::optional<double> measured_dram_bytes, sim::Bound bound) {
-  v.predicted_sol = sim::speed_of_light(pipe, gpu, flops, predicted_dram_bytes, v.predicted_us, bound);
+  v.predicted_sol = reports::speed_of_light(gpu, pipe, flops, predicted_dram_bytes, v.predicted_us, bound);
   v.measured_sol =
-      sim::speed_of_light(pipe, gpu, flops, measured_dram_bytes.value_or(predicted_dram_bytes), v.measured_us, bound);
+      reports::speed_of_light(gpu, pipe, flops, measured_dram_bytes.value_or(predicted_dram_bytes), v.measured_us, bound);
 }
 
 void summarize_cases(ValidationReport& report) {
@@ -153,7 +155,7 @@ ValidationReport validate_offline(const std::string& path, const hw::GpuSpec& gp
       v.predicted_us = t.duration_us;
       v.option = t.option;
       v.bound = std::string(sim::bound_name(t.bound));
-      set_speed_of_light(v, gpu, sim::sol_pipe(op, gpu), t.flops, t.dram_bytes, std::nullopt, t.bound);
+      set_speed_of_light(v, gpu, sim::sol_pipe(op, predictor.device()), t.flops, t.dram_bytes, std::nullopt, t.bound);
     } catch (const Error& e) {
       report.skipped.push_back(id + ": cannot predict (" + e.what() + ")");
       continue;
@@ -168,6 +170,24 @@ ValidationReport validate_offline(const std::string& path, const hw::GpuSpec& gp
   for (const auto& [family, by_split] : errors)
     for (const auto& [s, list] : by_split) report.stats[family][s] = summarize(list);
   return report;
+}
+
+}  // namespace gpucast::calib
+
+namespace gpucast::calib {
+
+std::vector<std::pair<std::string, wl::Op>> validation_ops(const std::string& path) {
+  const Json doc = Json::parse_file(path);
+  std::vector<std::pair<std::string, wl::Op>> ops;
+  for (const Json& c : doc.at("cases").as_array()) {
+    const std::string id = c.at("id").as_string();
+    const wl::OpDef* def = wl::find_op_def(c.at("op").as_string());
+    if (!def) continue;
+    auto params = params_from_json(c.at("params"), path + " case " + id);
+    coerce(params, *def);
+    ops.emplace_back(id, wl::build_op(def->op, params, id, SourceLocation{path}));
+  }
+  return ops;
 }
 
 }  // namespace gpucast::calib

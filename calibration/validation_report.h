@@ -10,6 +10,7 @@
 #include "hardware/gpu_spec.h"
 #include "reports/json.h"
 #include "sim/speed_of_light.h"
+#include "workloads/op.h"
 
 namespace gpucast::calib {
 
@@ -62,6 +63,9 @@ void set_speed_of_light(ValidationCase& v, const hw::GpuSpec& gpu, const std::st
 
 // Adds a case's error to the per-family and overall statistics.
 void summarize_cases(ValidationReport& report);
+
+// Every case of a measurement file as the op it measured (id, op), parsed as validate_offline does.
+[[nodiscard]] std::vector<std::pair<std::string, wl::Op>> validation_ops(const std::string& measurements_path);
 
 [[nodiscard]] FamilyStats summarize(const std::vector<double>& errors);
 

@@ -12,6 +12,21 @@ double achieved_gbps(const sim::OpTiming& t) { return t.duration_us > 0 ? t.dram
 
 }  // namespace
 
+sim::SpeedOfLight speed_of_light(const hw::GpuSpec& gpu, const std::string& pipe, double flops, double dram_bytes,
+                                 double duration_us, sim::Bound bound) {
+  double peak = 0;
+  if (pipe == "fp64") peak = gpu.compute.fp64_tflops;
+  else if (pipe == "fp32") peak = gpu.compute.fp32_tflops;
+  else if (pipe.rfind("tensor ", 0) == 0)
+    if (const auto t = parse_dtype(pipe.substr(7)); t && gpu.has_tensor(*t)) peak = gpu.tensor_tflops(*t);
+  return sim::speed_of_light(pipe, peak, gpu.memory.bandwidth_gbps, flops, dram_bytes, duration_us, bound);
+}
+
+sim::SpeedOfLight kernel_sol(const hw::GpuSpec& gpu, const sim::KernelPrediction& k) {
+  const auto& t = *k.timing;
+  return speed_of_light(gpu, k.sol_pipe, t.flops, t.dram_bytes, t.duration_us, t.bound);
+}
+
 Json sol_json(const sim::SpeedOfLight& s) {
   Json j = Json::object();
   j.set("pipe", s.pipe);
@@ -25,7 +40,7 @@ Json sol_json(const sim::SpeedOfLight& s) {
   return j;
 }
 
-Table kernel_table(const sim::Prediction& p) {
+Table kernel_table(const hw::GpuSpec& gpu, const sim::Prediction& p) {
   Table t({{"kernel"},
            {"op"},
            {"shape"},
@@ -42,7 +57,7 @@ Table kernel_table(const sim::Prediction& p) {
     const auto& op = *k.timing;
     t.add_row({k.name, k.op, k.shape, duration(k.scheduled.start_us), duration(op.duration_us),
                duration(shares.kernel_us[i]), sig3(achieved_tflops(op)), sig3(achieved_gbps(op)),
-               std::string(sim::bound_name(op.bound)), percent(k.sol.bound_pct / 100)});
+               std::string(sim::bound_name(op.bound)), percent(kernel_sol(gpu, k).bound_pct / 100)});
   }
   t.add_separator();
   if (shares.idle_us > 0)
@@ -74,7 +89,7 @@ std::string prediction_summary(const sim::Prediction& p) {
   return s;
 }
 
-Json prediction_json(const sim::Prediction& p) {
+Json prediction_json(const hw::GpuSpec& gpu, const sim::Prediction& p) {
   Json root = Json::object();
   root.set("gpu", p.gpu);
   root.set("workload", p.workload);
@@ -107,7 +122,7 @@ Json prediction_json(const sim::Prediction& p) {
     j.set("kernel", op.option);
     j.set("kernels_launched", static_cast<long long>(op.kernels.size()));
     j.set("overhead_us", op.overhead_us);
-    j.set("sol", sol_json(k.sol));
+    j.set("sol", sol_json(kernel_sol(gpu, k)));
     kernels.push(std::move(j));
   }
   root.set("kernels", std::move(kernels));
@@ -120,7 +135,7 @@ Json prediction_json(const sim::Prediction& p) {
   return root;
 }
 
-Table kernel_csv_table(const sim::Prediction& p) {
+Table kernel_csv_table(const hw::GpuSpec& gpu, const sim::Prediction& p) {
   Table t({{"gpu"},
            {"workload"},
            {"name"},
@@ -144,13 +159,13 @@ Table kernel_csv_table(const sim::Prediction& p) {
   for (size_t i = 0; i < p.kernels.size(); ++i) {
     const auto& k = p.kernels[i];
     const auto& op = *k.timing;
+    const auto sol = kernel_sol(gpu, k);
     t.add_row({p.gpu, p.workload, k.name, k.op, k.shape, std::to_string(k.stream), format_number(k.scheduled.start_us, 9),
                format_number(k.scheduled.end_us, 9), format_number(op.duration_us, 9),
                format_number(shares.kernel_us[i], 9),
                std::string(sim::bound_name(op.bound)), format_number(op.flops, 12), format_number(op.dram_bytes, 12),
-               format_number(achieved_tflops(op), 6), format_number(achieved_gbps(op), 6), k.sol.pipe,
-               format_number(k.sol.compute_pct, 4), format_number(k.sol.memory_pct, 4),
-               format_number(k.sol.bound_pct, 4)});
+               format_number(achieved_tflops(op), 6), format_number(achieved_gbps(op), 6), sol.pipe,
+               format_number(sol.compute_pct, 4), format_number(sol.memory_pct, 4), format_number(sol.bound_pct, 4)});
   }
   return t;
 }
@@ -169,7 +184,7 @@ Report prediction_report(const hw::GpuSpec& gpu, const sim::Prediction& p, const
     r.sections.push_back({"Memory", "", memory_table(*run)});
   }
   const bool long_listing = p.kernels.size() > 60;
-  Section kernels{"Kernels", "", kernel_table(p)};
+  Section kernels{"Kernels", "", kernel_table(gpu, p)};
   kernels.table_in_text = !long_listing;
   if (long_listing)
     kernels.text = std::to_string(p.kernels.size()) + " kernels; the text listing leaves them out (--format csv or json "
@@ -180,8 +195,8 @@ Report prediction_report(const hw::GpuSpec& gpu, const sim::Prediction& p, const
   r.charts.push_back(time_by_op_chart(p, "time-by-op"));
   r.charts.push_back(time_by_bound_chart(p, "time-by-bound"));
   r.charts.push_back(timeline_chart(p, "timeline"));
-  r.csv = kernel_csv_table(p);
-  Json j = prediction_json(p);
+  r.csv = kernel_csv_table(gpu, p);
+  Json j = prediction_json(gpu, p);
   if (run) {
     j.set("model", run->model.workload.name());
     j.set("memory", memory_json(*run));

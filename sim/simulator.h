@@ -19,7 +19,7 @@ struct KernelPrediction {
   int stream = 0;
   const OpTiming* timing = nullptr;  // standalone prediction (owned by the Simulator's cache)
   ScheduledKernel scheduled;
-  SpeedOfLight sol;  // the standalone prediction against the datasheet peaks
+  std::string sol_pipe;  // the pipe its speed of light is measured against (sim/speed_of_light.h)
 };
 
 struct Prediction {
@@ -41,9 +41,8 @@ struct Prediction {
 
 class Simulator {
  public:
-  explicit Simulator(const hw::GpuSpec& gpu);
-  [[nodiscard]] const hw::GpuSpec& gpu() const { return predictor_.gpu(); }
-  [[nodiscard]] const GpuRates& rates() const { return predictor_.rates(); }
+  explicit Simulator(device::Device gpu);
+  [[nodiscard]] const device::Device& device() const { return predictor_.device(); }
   // The Prediction points into this simulator's cache: keep the simulator alive while using it.
   [[nodiscard]] Prediction predict(const wl::Workload& w);
   [[nodiscard]] const OpTiming& predict_op(const wl::Op& op) { return predictor_.predict(op); }
