@@ -105,18 +105,20 @@ const char* kDriver = R"js(
     vegaEmbed(div, spec, { actions: false, renderer: 'svg' }).then(function () {
       // A chart is drawn when every mark layer that holds items shows at least one visible item
       // (a bar of zero or NaN size, as on a log scale starting at 0, is not drawn).
-      function visible(el) {
+      // Bars and areas need both a width and a height; lines, rules and points either.
+      function visible(el, layer) {
         if (el.tagName === 'text') return el.textContent.trim().length > 0;
         var d = el.getAttribute('d');
         if (el.tagName === 'path' && (!d || d.indexOf('NaN') >= 0)) return false;
         var box = el.getBBox();
-        return box.width > 0.5 || box.height > 0.5;
+        var filled = /mark-(rect|area|arc)/.test(layer.getAttribute('class') || '');
+        return filled ? box.width > 0.5 && box.height > 0.5 : box.width > 0.5 || box.height > 0.5;
       }
       var total = 0, emptyLayers = 0;
       div.querySelectorAll('svg g.role-mark').forEach(function (layer) {
         var items = layer.querySelectorAll(':scope > path, :scope > text, :scope > line');
         if (items.length === 0) return;
-        var shown = Array.prototype.filter.call(items, visible).length;
+        var shown = Array.prototype.filter.call(items, function (el) { return visible(el, layer); }).length;
         total += shown;
         if (shown === 0) emptyLayers += 1;
       });
