@@ -233,6 +233,8 @@ void add_cost_command(CLI::App& app, AppContext& ctx) {
     if (has_workload && o->gpu.empty()) throw UsageError("a workload needs --gpu to predict its speed");
     std::optional<hw::GpuSpec> gpu;
     if (!o->gpu.empty()) gpu = ctx.catalog.load(o->gpu, hw::parse_overrides(o->sets));
+    if (!o->flags.price_file.empty() && !gpu) throw UsageError("--price-file needs --gpu (it holds prices per GPU)");
+    if (const auto prices = read_price_flags(o->flags, ctx.catalog); prices && gpu) hw::apply_price_file(*prices, *gpu);
     const ResolvedCost rc = resolve_cost(o->flags, gpu ? &*gpu : nullptr);
 
     std::optional<PowerCap> cap;
@@ -254,7 +256,9 @@ void add_cost_command(CLI::App& app, AppContext& ctx) {
       }
       per = PerResult{s.result_name, s.results_per_s * 3600};
     }
-    write_report(ctx, build_report(*o, gpu ? &*gpu : nullptr, rc, cap, per), o->out);
+    auto report = build_report(*o, gpu ? &*gpu : nullptr, rc, cap, per);
+    add_warnings(report, gpu ? price_warnings(o->flags, *gpu, rc) : std::vector<std::string>{});
+    write_report(ctx, report, o->out);
   });
 }
 

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
     gpucast::cli::add_compare_command(app, ctx);
     gpucast::cli::add_cost_command(app, ctx);
     gpucast::cli::add_sweep_command(app, ctx);
+    gpucast::cli::add_fabric_fit_command(app, ctx);
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

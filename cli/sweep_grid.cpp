@@ -90,7 +90,7 @@ void check_workload_value(const std::string& spec, const std::string& key, const
     if (value.empty() || *end != '\0' || v < (zero_ok ? 0 : 1))
       bad(spec, key + " takes " + (zero_ok ? "non-negative" : "positive") + " integers, not '" + value + "'");
   } else if (key == "dtype") {
-    if (!parse_dtype(value)) bad(spec, "unknown data type '" + value + "' (fp32, tf32, fp16, bf16, fp8, int8)");
+    if (!parse_dtype(value)) bad(spec, "unknown data type '" + value + "' (" + dtype_choices() + ")");
   } else if (key == "launch") {
     if (value != "eager" && value != "graph") bad(spec, "launch is eager or graph, not '" + value + "'");
   }

@@ -15,9 +15,13 @@ void add_workload_source_options(CLI::App* cmd, WorkloadSourceOptions& o, bool w
   cmd->add_option("--batch", o.batch, "sequences or images per step")->check(CLI::PositiveNumber);
   cmd->add_option("--seq", o.seq, "tokens per sequence (prefill, train, encoders)")->check(CLI::PositiveNumber);
   cmd->add_option("--context", o.context, "tokens already in the KV cache (decode)")->check(CLI::NonNegativeNumber);
-  cmd->add_option("--dtype", o.dtype, "fp32 | tf32 | fp16 | bf16 | fp8 | int8 (weights and activations)")
-      ->check(CLI::IsMember({"fp32", "tf32", "fp16", "bf16", "fp8", "int8"}));
-  cmd->add_option("--attention", o.attention, "flash | unfused")->check(CLI::IsMember({"flash", "unfused"}));
+  cmd->add_option("--dtype", o.dtype, "fp32 | tf32 | fp16 | bf16 | fp8 | int8 | fp6 | fp4 (weights and activations)")
+      ->check(CLI::IsMember({"fp32", "tf32", "fp16", "bf16", "fp8", "int8", "fp6", "fp4"}));
+  cmd->add_option("--attention", o.attention,
+                  "attention kernels: auto (PyTorch's choice for the GPU: cuDNN on Hopper, FlashAttention-2 on "
+                  "Ampere/Ada, memory-efficient before) | flash2 | flash3 | cudnn | efficient | math (unfused: QK^T, "
+                  "softmax and PV as separate kernels); flash = auto, unfused = math")
+      ->check(CLI::IsMember({"auto", "flash", "flash2", "flash3", "cudnn", "efficient", "math", "unfused"}));
   cmd->add_flag("--fuse", o.fuse, "fuse pointwise chains (as torch.compile would); default: eager PyTorch kernels");
   cmd->add_flag("--recompute", o.recompute, "activation recomputation in training");
   cmd->add_option("--host-launch-us", o.host_launch_us,
@@ -31,6 +35,17 @@ void add_workload_source_options(CLI::App* cmd, WorkloadSourceOptions& o, bool w
                   "tensor-core convolutions)")
       ->check(CLI::IsMember({"nhwc", "nchw"}));
   cmd->add_option("--launch", o.launch, "eager | graph (CUDA graph replay)")->check(CLI::IsMember({"eager", "graph"}));
+  cmd->add_option("--tp", o.tp, "tensor-parallel degree (heads and MLP split, two all-reduces per layer)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--pp", o.pp, "pipeline-parallel stages (1F1B schedule)")->check(CLI::PositiveNumber);
+  cmd->add_option("--dp", o.dp, "data-parallel replicas (--batch is the global batch)")->check(CLI::PositiveNumber);
+  cmd->add_option("--ep", o.ep, "expert-parallel degree (MoE models: all-to-all dispatch and combine)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_flag("--sp", o.sp, "sequence parallelism with --tp: reduce-scatter + all-gather instead of all-reduce");
+  cmd->add_option("--microbatches", o.microbatches, "microbatches per pipeline step (with --pp)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--zero", o.zero, "data-parallel state sharding: none | 1 | 2 | 3 (3 = FSDP full sharding)")
+      ->check(CLI::IsMember({"none", "0", "1", "2", "3", "fsdp"}));
   if (with_dump) cmd->add_option("--dump-workload", o.dump, "write the generated workload to this file");
 }
 
@@ -46,12 +61,23 @@ wl::GenerateOptions options_for(const wl::ModelConfig& config, const WorkloadSou
   g.seq = o.seq > 0 ? o.seq : (t && !t->decoder ? 128 : 2048);
   g.context = o.context;
   g.dtype = *parse_dtype(o.dtype);
-  g.flash_attention = o.attention != "unfused";
+  g.flash_attention = o.attention != "unfused" && o.attention != "math";
+  for (auto b : {wl::AttentionBackend::flash2, wl::AttentionBackend::flash3, wl::AttentionBackend::cudnn,
+                 wl::AttentionBackend::efficient})
+    if (o.attention == wl::attention_backend_name(b)) g.attention_backend = b;
   g.fused_elementwise = o.fuse;
   g.channels_last = o.layout != "nchw";
   g.recompute = o.recompute;
   g.launch = o.launch == "graph" ? wl::LaunchMode::graph : wl::LaunchMode::eager;
   g.layers = o.layers;
+  g.parallel.tp = o.tp;
+  g.parallel.pp = o.pp;
+  g.parallel.dp = o.dp;
+  g.parallel.ep = o.ep;
+  g.parallel.sp = o.sp;
+  g.parallel.microbatches = o.microbatches;
+  g.parallel.zero = o.zero == "1" ? wl::Zero::os : o.zero == "2" ? wl::Zero::os_grad
+                    : (o.zero == "3" || o.zero == "fsdp") ? wl::Zero::full : wl::Zero::none;
   return g;
 }
 }  // namespace
@@ -60,10 +86,12 @@ ResolvedWorkload resolve_workload(const WorkloadSourceOptions& o) {
   if (o.workload.empty() == o.model.empty())
     throw UsageError("give exactly one of --workload FILE or --model NAME_OR_FILE");
   if (!o.workload.empty()) {
-    if (!o.mode.empty() || o.seq > 0 || o.batch != 1 || o.fuse || o.recompute || o.attention != "flash" || !o.dump.empty() ||
+    if (!o.mode.empty() || o.seq > 0 || o.batch != 1 || o.fuse || o.recompute || (o.attention != "flash" && o.attention != "auto") || !o.dump.empty() ||
         o.layout != "nhwc")
       throw UsageError(
           "--mode, --batch, --seq, --fuse, --recompute, --attention, --layout and --dump-workload go with --model");
+    if (o.tp != 1 || o.pp != 1 || o.dp != 1 || o.ep != 1 || o.sp || o.microbatches != 1 || o.zero != "none")
+      throw UsageError("--tp, --pp, --dp, --ep, --sp, --microbatches and --zero generate a model's layout: use --model");
     auto w = wl::read_workload_file(o.workload);
     if (o.host_launch_us > 0) w = w.with_host_launch_us(o.host_launch_us);
     return ResolvedWorkload{w, std::nullopt, std::nullopt, {}, o.host_launch_us};

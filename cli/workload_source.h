@@ -29,6 +29,10 @@ struct WorkloadSourceOptions {
   std::string dump;
   int layers = 0;
   double host_launch_us = 0;
+  // Parallel layout (transformers): one rank's workload is generated.
+  int tp = 1, pp = 1, dp = 1, ep = 1, microbatches = 1;
+  bool sp = false;
+  std::string zero = "none";
 };
 
 void add_workload_source_options(CLI::App* cmd, WorkloadSourceOptions& o, bool with_dump = false);

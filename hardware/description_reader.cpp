@@ -121,7 +121,17 @@ std::vector<RawCloudOffer> read_cloud(const toml::node& node, const std::string&
   return offers;
 }
 
+// Efficiencies of data types only some architectures have (FP6, FP4): an architecture file gives
+// them where its GPUs run them; a GPU with such a rate and no efficiency is refused at load.
+bool optional_in_architecture(std::string_view path) {
+  return path == "efficiency.tensor.fp6" || path == "efficiency.tensor.fp4";
+}
+
 }  // namespace
+
+std::vector<RawCloudOffer> read_cloud_offers(const toml::node& node, const std::string& file) {
+  return read_cloud(node, file);
+}
 
 void check_rule(const KeyDef& def, const std::string& full_path, const FlatValue& value) {
   const auto number = scalar_as_number(value.value);
@@ -163,6 +173,15 @@ FlatValue convert_value(const KeyDef& def, const toml::node& node, const std::st
   return out;
 }
 
+FlatTable read_keyed_table(const toml::table& table, const std::vector<KeyDef>& keys,
+                           const std::vector<std::string>& special, const std::string& file) {
+  FlatTable out;
+  walk(table, "", keys, special, file, out);
+  return out;
+}
+
+FlatTable read_sources_table(const toml::node& node, const std::string& file) { return read_sources(node, file); }
+
 RawDescription read_gpu_table(const toml::table& table, const std::string& file) {
   RawDescription raw;
   raw.file = file;
@@ -184,7 +203,7 @@ RawDescription read_architecture_file(const std::filesystem::path& path) {
   walk(table, "", architecture_keys(), {"sources"}, raw.file, raw.values);
   if (const auto* node = table.get("sources")) raw.sources = read_sources(*node, raw.file);
   for (const auto& def : architecture_keys())
-    if (!raw.values.count(std::string(def.path)))
+    if (!raw.values.count(std::string(def.path)) && !optional_in_architecture(def.path))
       throw InputError(SourceLocation{raw.file}, std::string(def.path),
                        "missing from the architecture defaults file (every default must be given)");
   return raw;

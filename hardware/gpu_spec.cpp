@@ -1,5 +1,7 @@
 #include "hardware/gpu_spec.h"
 
+#include <cctype>
+
 #include "common/errors.h"
 
 namespace gpucast::hw {
@@ -11,6 +13,11 @@ double GpuSpec::tensor_tflops(DataType t) const {
                            " tensor-core rate (compute.tensor_tflops." + std::string(to_string(t)) +
                            " is absent): it cannot run " + std::string(to_string(t)) + " matrix math");
   return it->second;
+}
+
+int GpuSpec::cc_major() const {
+  if (compute_capability.empty() || !std::isdigit(static_cast<unsigned char>(compute_capability[0]))) return 0;
+  return std::stoi(compute_capability);
 }
 
 double GpuSpec::tensor_efficiency(DataType t) const {

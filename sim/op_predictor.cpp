@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "models/op_model.h"
+#include "sim/collective_timing.h"
 #include "workloads/op_params.h"
 
 namespace gpucast::sim {
@@ -21,6 +22,8 @@ std::string op_key(const wl::Op& op) {
 }
 
 OpPredictor::OpPredictor(device::Device gpu) : gpu_(std::move(gpu)) {}
+
+OpPredictor::OpPredictor(const hw::SystemSpec& system) : gpu_(system.gpu), system_(system) {}
 
 const OpTiming& OpPredictor::predict(const wl::Op& op) {
   const std::string key = op_key(op);
@@ -51,7 +54,16 @@ OpTiming OpPredictor::time_option(const models::PlanOption& option) const {
     t.dram_bytes += t.kernels.back().dram_bytes;
     reads = reads || k.reads_dram;
   }
-  t.overhead_us = launch.standalone_overhead_us(static_cast<int>(option.kernels.size()), reads);
+  int kernels = static_cast<int>(option.kernels.size());
+  for (const auto& sub : option.sub_ops) {
+    const OpTiming s = compute(sub);
+    for (const auto& k : s.kernels) t.kernels.push_back(k);
+    t.exec_us += s.exec_us;
+    t.dram_bytes += s.dram_bytes;
+    kernels += static_cast<int>(s.kernels.size());
+    reads = true;
+  }
+  t.overhead_us = launch.standalone_overhead_us(kernels, reads);
   t.host_us = option.host_us;
   t.overhead_us += launch.exposed_host_us(option.host_us);
   t.duration_us = t.overhead_us + t.exec_us;
@@ -76,6 +88,10 @@ void OpPredictor::finish(OpTiming& t, const wl::Op& op) const {
 
 std::vector<OpTiming> OpPredictor::rank_options(const wl::Op& op) const {
   std::vector<OpTiming> ranked;
+  if (const auto* c = std::get_if<wl::CollectiveOp>(&op); c && system_) {
+    ranked.push_back(time_collective(*c, *system_, gpu_));
+    return ranked;
+  }
   for (const auto& option : models::plan_op(op, gpu_)) {
     ranked.push_back(time_option(option));
     finish(ranked.back(), op);

@@ -10,16 +10,27 @@ std::map<std::string, Microseconds> Prediction::time_by_bound() const { return a
 
 Simulator::Simulator(device::Device gpu) : predictor_(std::move(gpu)) {}
 
+Simulator::Simulator(const hw::SystemSpec& system) : predictor_(system) {}
+
 Prediction Simulator::predict(const wl::Workload& w) {
   Prediction p;
   p.gpu = device().id();
+  if (system()) p.system = system()->id;
   p.workload = w.name();
   p.launch = w.launch();
   std::vector<const OpTiming*> ops;
   ops.reserve(w.size());
   p.kernels.reserve(w.size());
   for (const auto& k : w.kernels()) {
-    const OpTiming& t = predictor_.predict(k.op);
+    const OpTiming* timing = nullptr;
+    try {
+      timing = &predictor_.predict(k.op);
+    } catch (const UnsupportedError& e) {
+      // A collective's problem (no system, too many ranks) points at the kernel that asked for it.
+      if (!std::holds_alternative<wl::CollectiveOp>(k.op)) throw;
+      throw InputError(k.where, k.name, e.what());
+    }
+    const OpTiming& t = *timing;
     ops.push_back(&t);
     KernelPrediction kp;
     kp.name = k.name;

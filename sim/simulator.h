@@ -24,6 +24,7 @@ struct KernelPrediction {
 
 struct Prediction {
   std::string gpu;
+  std::string system;  // empty for a single GPU
   std::string workload;
   wl::LaunchMode launch = wl::LaunchMode::eager;
   Microseconds total_us = 0;
@@ -42,6 +43,10 @@ struct Prediction {
 class Simulator {
  public:
   explicit Simulator(device::Device gpu);
+  // One rank of a multi-GPU system: the workload is that rank's work; collectives are timed on the
+  // system's fabric.
+  explicit Simulator(const hw::SystemSpec& system);
+  [[nodiscard]] const hw::SystemSpec* system() const { return predictor_.system(); }
   [[nodiscard]] const device::Device& device() const { return predictor_.device(); }
   // The Prediction points into this simulator's cache: keep the simulator alive while using it.
   [[nodiscard]] Prediction predict(const wl::Workload& w);

@@ -15,9 +15,23 @@ std::string_view mode_name(Mode m) {
   }
 }
 
+std::string_view zero_name(Zero z) {
+  switch (z) {
+    case Zero::os: return "zero1";
+    case Zero::os_grad: return "zero2";
+    case Zero::full: return "zero3";
+    default: return "none";
+  }
+}
+
 GeneratedModel generate(const ModelConfig& model, const GenerateOptions& o) {
   if (o.batch < 1 || o.seq < 1 || o.context < 0)
     throw InputError(SourceLocation{}, "batch", "batch and sequence length must be positive");
+  const auto& par = o.parallel;
+  if (par.tp < 1 || par.pp < 1 || par.dp < 1 || par.ep < 1 || par.microbatches < 1)
+    throw InputError(SourceLocation{}, "--tp", "parallel degrees and --microbatches must be >= 1");
+  if (par.any() && !std::holds_alternative<TransformerConfig>(model))
+    throw InputError(SourceLocation{}, "--tp", "parallel layouts are generated for transformer models only");
   if (const auto* t = std::get_if<TransformerConfig>(&model)) {
     if (o.layers > 0) {
       TransformerConfig c = *t;

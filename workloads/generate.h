@@ -10,6 +10,21 @@ namespace gpucast::wl {
 enum class Mode { train, prefill, decode, inference };
 [[nodiscard]] std::string_view mode_name(Mode m);
 
+// How a run is spread over GPUs. The generated workload is one rank's work.
+enum class Zero { none, os, os_grad, full };  // ZeRO-1 (optimizer), ZeRO-2 (+ gradients), ZeRO-3 / FSDP
+[[nodiscard]] std::string_view zero_name(Zero z);
+struct Parallelism {
+  int tp = 1;                // tensor parallel: heads and MLP columns split, two all-reduces per layer
+  int pp = 1;                // pipeline stages (layers split); the workload is one stage's microbatch
+  int dp = 1;                // data parallel replicas
+  int ep = 1;                // expert parallel (MoE): experts split, all-to-all dispatch and combine
+  bool sp = false;           // sequence parallel: TP all-reduces become reduce-scatter + all-gather
+  int microbatches = 1;      // per pipeline step (1F1B)
+  Zero zero = Zero::none;
+  [[nodiscard]] int world() const { return tp * pp * dp; }
+  [[nodiscard]] bool any() const { return world() > 1 || ep > 1; }
+};
+
 struct GenerateOptions {
   Mode mode = Mode::inference;
   long batch = 1;
@@ -17,6 +32,7 @@ struct GenerateOptions {
   long context = 4096;   // tokens already in the KV cache (decode)
   DataType dtype = DataType::bf16;
   bool flash_attention = true;     // false: QK^T, softmax and PV as separate kernels
+  AttentionBackend attention_backend = AttentionBackend::automatic;  // the fused kernel's family
   bool fused_elementwise = false;  // true: one kernel per pointwise chain (compiled / fused)
   bool recompute = false;          // activation checkpointing in training: forward again in backward
   LaunchMode launch = LaunchMode::eager;
@@ -24,6 +40,7 @@ struct GenerateOptions {
   // CNN activation layout. NCHW makes cuDNN's tensor-core convolutions transpose their operands
   // to NHWC and back around every call; FP32 (SIMT) convolutions run NCHW natively.
   bool channels_last = true;
+  Parallelism parallel;
 };
 
 // Memory a run needs on one GPU, in bytes.
@@ -43,7 +60,14 @@ struct GeneratedModel {
   double useful_flops = 0;  // per step, as MFU counts them (6 x params x tokens in training)
   double items = 0;         // tokens (language models) or samples (images) per step
   bool items_are_tokens = true;
-  MemoryEstimate memory;
+  MemoryEstimate memory;  // per GPU
+  int world = 1;          // GPUs the job uses; items count the whole job, useful_flops one GPU's share
+  // Pipeline parallel: the workload is one microbatch of one stage; `backward_from` is the index of
+  // the first backward kernel (0: forward only).
+  size_t backward_from = 0;
+  // Pipeline parallel: kernels from `tail_from` on run once per step after the last microbatch
+  // (gradient reduction, optimizer); 0: none.
+  size_t tail_from = 0;
 };
 
 // Throws InputError for options the model cannot run with (decode on an encoder, ...).

@@ -2,6 +2,7 @@
 // The operations a workload kernel can perform, with their shape parameters. Counts (FLOPs,
 // minimum bytes) are properties of the operation; how a GPU executes it lives in models/.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -17,11 +18,17 @@ struct GemmOp {  // C[m,n] = A[m,k] B[k,n], `batch` independent products
   DataType out_dtype = DataType::bf16;
 };
 
+// Which kernel family runs attention, as PyTorch's SDPA backends name them. `automatic` follows
+// PyTorch's dispatch for the GPU's architecture (models/attention_model.cpp says which it picks).
+enum class AttentionBackend { automatic, flash2, flash3, cudnn, efficient, math };
+[[nodiscard]] std::string_view attention_backend_name(AttentionBackend b);
+
 struct AttentionOp {  // fused (flash-style) scaled-dot-product attention, forward or backward
   Count batch = 0, heads = 0, kv_heads = 0, seq_q = 0, seq_kv = 0, head_dim = 0;
   bool causal = false;
   DataType dtype = DataType::bf16;
   bool backward = false;  // dQ, dK, dV from dO (recomputes the scores)
+  AttentionBackend backend = AttentionBackend::automatic;
 };
 
 struct Conv2dOp {  // NHWC implicit GEMM; output (n, p, q, k)
@@ -64,7 +71,23 @@ struct CustomOp {  // anything else, by its counts
   DataType dtype = DataType::fp32;
 };
 
-using Op = std::variant<GemmOp, AttentionOp, Conv2dOp, ElementwiseOp, RowOp, EmbeddingOp, CopyOp, CustomOp>;
+// A NCCL collective (or point-to-point transfer) among `ranks` GPUs of the system the workload runs
+// on; the workload describes one rank's work. `bytes` counts the buffer as nccl-tests does: the
+// all-reduce buffer, the gathered output of all_gather, the input of reduce_scatter, the whole
+// send buffer of all_to_all, the broadcast buffer, the message of send/recv.
+enum class CollectiveKind { all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, send, recv };
+struct CollectiveOp {
+  CollectiveKind kind = CollectiveKind::all_reduce;
+  double bytes = 0;
+  DataType dtype = DataType::bf16;
+  int ranks = 2;
+  int stride = 1;  // group members are GPUs r, r + stride, ... (a data-parallel group across TP groups)
+};
+[[nodiscard]] std::string_view collective_name(CollectiveKind kind);
+[[nodiscard]] std::optional<CollectiveKind> parse_collective(std::string_view name);
+
+using Op = std::variant<GemmOp, AttentionOp, Conv2dOp, ElementwiseOp, RowOp, EmbeddingOp, CopyOp, CustomOp,
+                        CollectiveOp>;
 
 // The op's name as written in workload files: "gemm", "softmax", ...
 [[nodiscard]] std::string op_name(const Op& op);

@@ -42,7 +42,7 @@ LocatedParam convert_param(const ParamDef& def, const toml::node& node, const st
       if (!parse_dtype(text)) {
         std::vector<std::string> choices;
         for (auto t : {DataType::fp64, DataType::fp32, DataType::tf32, DataType::fp16, DataType::bf16, DataType::fp8,
-                       DataType::int8})
+                       DataType::int8, DataType::fp6, DataType::fp4})
           choices.emplace_back(to_string(t));
         throw InputError(where, name,
                          "unknown data type '" + text + "'" + did_you_mean(text, choices) + "; one of " + dtype_choices());
@@ -76,7 +76,8 @@ Kernel read_kernel(const toml::table& table, size_t index, const std::string& fi
   if (!def)
     throw InputError(location_of(*op_node, file), "op",
                      "unknown op '" + op + "'" + did_you_mean(op, op_names()) + "; ops: gemm, attention, conv2d, "
-                     "elementwise, reduce, softmax, layernorm, rmsnorm, embedding, copy, custom");
+                     "elementwise, reduce, softmax, layernorm, rmsnorm, embedding, copy, custom, all_reduce, all_gather, "
+                     "reduce_scatter, all_to_all, broadcast, send, recv");
   k.name = op + "_" + std::to_string(index);
 
   ParamMap params;
