@@ -1,5 +1,6 @@
 // `gpucast compare`: one workload on several GPUs, side by side: time, speed against a baseline,
 // memory fit, price, throughput per dollar and per watt, and cost per result owned and rented.
+#include <algorithm>
 #include <memory>
 
 #include "cli/commands.h"
@@ -53,32 +54,48 @@ reports::Report build_report(const CompareOptions& o, const std::vector<cost::Co
                       " years at $" + reports::fixed(o.flags.usd_per_kwh, 3) +
                       "/kWh (gpucast cost shows every input); rented uses the cheapest on-demand price in the catalog.");
   const std::string tp_unit = rows.empty() ? "" : rows.front().throughput_unit;
-  Table t({{"#", reports::Align::right},
-           {"gpu"},
-           {"time/step", reports::Align::right},
-           {tp_unit, reports::Align::right},
-           {"speed", reports::Align::right},
-           {"bound"},
-           {"fits"},
-           {"price", reports::Align::right},
-           {tp_unit + " per $1k", reports::Align::right},
-           {tp_unit + " per W", reports::Align::right},
-           {"owned $/" + result, reports::Align::right},
-           {"rented $/" + result, reports::Align::right}});
+  std::vector<reports::Column> columns{{"#", reports::Align::right},
+                                       {"gpu"},
+                                       {"time/step", reports::Align::right},
+                                       {tp_unit, reports::Align::right},
+                                       {"speed", reports::Align::right},
+                                       {"bound"},
+                                       {"fits"},
+                                       {"price", reports::Align::right},
+                                       {tp_unit + " per $1k", reports::Align::right},
+                                       {tp_unit + " per W", reports::Align::right},
+                                       {"owned $/" + result, reports::Align::right},
+                                       {"rented $/" + result, reports::Align::right}};
+  // The columns the ranking reads come right after the GPU, so a wide table (--gpus all) never
+  // hides them off-screen.
+  std::vector<size_t> order{0, 1};
+  const auto by = cost::parse_rank_by(o.rank);
+  if (by == cost::RankBy::perf_per_usd) order.push_back(8);
+  if (by == cost::RankBy::usd_per_result) order.insert(order.end(), {10, 11});
+  for (size_t i = 2; i < columns.size(); ++i)
+    if (std::find(order.begin(), order.end(), i) == order.end()) order.push_back(i);
+  auto permute = [&](std::vector<std::string> cells) {
+    std::vector<std::string> out;
+    for (size_t i : order) out.push_back(std::move(cells[i]));
+    return out;
+  };
+  std::vector<reports::Column> ordered;
+  for (size_t i : order) ordered.push_back(columns[i]);
+  Table t(ordered);
   for (const auto& row : rows) {
     if (!row.error.empty()) {
-      t.add_row({std::to_string(row.rank), row.gpu, "-", "-", "-", "-", "cannot run", "-", "-", "-", "-", "-"});
+      t.add_row(permute({std::to_string(row.rank), row.gpu, "-", "-", "-", "-", "cannot run", "-", "-", "-", "-", "-"}));
       continue;
     }
     const std::string fits = row.fits ? "yes"
                                       : "NO (" + reports::fixed(row.peak_gb, 0) + " of " +
                                             reports::fixed(row.capacity_gb, 0) + " GB)";
-    t.add_row({std::to_string(row.rank), row.gpu, reports::duration(row.time_us), reports::sig3(row.throughput),
-               reports::fixed(row.speedup, 2) + "x", row.bound, fits,
-               row.price_usd ? reports::usd(*row.price_usd) : "-",
-               row.throughput_per_kusd ? reports::sig3(*row.throughput_per_kusd) : "-",
-               reports::sig3(row.throughput_per_watt), optional_usd(row.owned_usd_per_result),
-               optional_usd(row.rented_usd_per_result)});
+    t.add_row(permute({std::to_string(row.rank), row.gpu, reports::duration(row.time_us), reports::sig3(row.throughput),
+                       reports::fixed(row.speedup, 2) + "x", row.bound, fits,
+                       row.price_usd ? reports::usd(*row.price_usd) : "-",
+                       row.throughput_per_kusd ? reports::sig3(*row.throughput_per_kusd) : "-",
+                       reports::sig3(row.throughput_per_watt), optional_usd(row.owned_usd_per_result),
+                       optional_usd(row.rented_usd_per_result)}));
   }
   r.sections.push_back({"", "", t});
   bool any_unfit = false;

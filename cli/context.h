@@ -15,9 +15,14 @@ struct AppContext {
   hw::Catalog catalog;
   std::string command_line;        // as typed, for report headers
 
-  // GPUCAST_HOME when set, else the directory compiled in (the source tree).
+  // Data from find_data_dir().
   static AppContext from_environment();
 };
+
+// Where gpucast's data (hardware/, workloads/, reports/web/node_modules) lives: GPUCAST_HOME when
+// set; else <prefix>/share/gpucast above the installed binary or Python module; else the source
+// tree compiled in (a build that was not installed).
+[[nodiscard]] std::filesystem::path find_data_dir();
 
 // Writes `text` to stdout, or to `path` through a temporary file renamed into place, so that a
 // failure never leaves a half-written file.

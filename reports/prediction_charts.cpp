@@ -1,5 +1,7 @@
 #include "reports/prediction_charts.h"
 
+#include "sim/time_attribution.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -167,34 +169,33 @@ Chart roofline_chart(const hw::GpuSpec& gpu, const sim::Prediction* p, const std
 }
 
 Chart time_by_op_chart(const sim::Prediction& p, const std::string& id) {
+  const auto shares = sim::attribute_time(p);
   std::map<std::pair<std::string, std::string>, double> sums;
-  for (const auto& k : p.kernels) sums[{k.op, std::string(sim::bound_name(k.timing->bound))}] += k.timing->duration_us;
+  for (size_t i = 0; i < p.kernels.size(); ++i)
+    sums[{p.kernels[i].op, std::string(sim::bound_name(p.kernels[i].timing->bound))}] += shares.kernel_us[i];
+  if (shares.idle_us > 0) sums[{sim::kIdleCategory, sim::kIdleCategory}] += shares.idle_us;
   Json rows = Json::array();
   for (const auto& [key, us] : sums)
     rows.push(obj({{"op", key.first}, {"bound", key.second}, {"time_us", us}, {"time", duration(us)}}));
-  Json s = vega::spec("time by op family", rows, 640, std::max<int>(120, 28 * int(p.time_by_op().size())));
+  Json s = vega::spec("time by op family", rows, 640, std::max<int>(120, 28 * int(shares.by_op.size())));
   s.set("mark", "bar");
   s.set("encoding", obj({{"y", obj({{"field", "op"}, {"type", "nominal"}, {"title", "op family"}, {"sort", "-x"}})},
                          {"x", obj({{"field", "time_us"}, {"type", "quantitative"}, {"aggregate", "sum"},
-                                    {"title", "kernel time (us, standalone)"}})},
+                                    {"title", "time of the step (us)"}})},
                          {"color", vega::bound_color()},
                          {"tooltip", tooltip({{"op", "op"}, {"bound", "bound"}, {"time", "time"}})}}));
   return Chart{id, "Where the time goes: by op family",
-               "Standalone kernel time summed per op family, split by the bound that limits each kernel.", s};
+               "The step's time per op family (each kernel's span on the timeline, overlapping kernels "
+               "sharing it; host is time the GPU sits idle), split by the bound that limits each kernel. "
+               "The bars add up to the step time.",
+               s};
 }
 
 Chart time_by_bound_chart(const sim::Prediction& p, const std::string& id) {
   Json rows = Json::array();
-  double kernel_total = 0;
-  const auto by_bound = p.time_by_bound();
-  for (const auto& [b, us] : by_bound) kernel_total += us;
-  // Kernel time scaled to the GPU's busy time (overlapping streams), plus the host share.
-  for (const auto& [b, us] : by_bound) {
-    const double share_us = kernel_total > 0 ? us / kernel_total * p.gpu_busy_us : 0;
-    rows.push(obj({{"bound", b}, {"time_us", share_us}, {"share", p.total_us > 0 ? share_us / p.total_us : 0.0}}));
-  }
-  rows.push(obj({{"bound", "host"}, {"time_us", std::max(0.0, p.gpu_idle_us())},
-                 {"share", p.total_us > 0 ? std::max(0.0, p.gpu_idle_us()) / p.total_us : 0.0}}));
+  // The timeline's attribution: the same figures as time_by_bound_us in JSON; they sum to the step.
+  for (const auto& [b, us] : p.time_by_bound())
+    rows.push(obj({{"bound", b}, {"time_us", us}, {"share", p.total_us > 0 ? us / p.total_us : 0.0}}));
   Json s = vega::spec("time by bound", rows, 640, 150);
   s.set("mark", "bar");
   s.set("encoding", obj({{"y", obj({{"field", "bound"}, {"type", "nominal"}, {"title", "bound"}, {"sort", "-x"}})},

@@ -6,14 +6,22 @@
 #include "reports/report.h"
 #include "reports/table.h"
 #include "sim/simulator.h"
+#include "sim/speed_of_light.h"
 
 namespace gpucast::reports {
 
-[[nodiscard]] Table kernel_table(const sim::Prediction& p);
+[[nodiscard]] Table kernel_table(const hw::GpuSpec& gpu, const sim::Prediction& p);
 [[nodiscard]] Table op_summary_table(const sim::Prediction& p);
-[[nodiscard]] Json prediction_json(const sim::Prediction& p);
+[[nodiscard]] Json prediction_json(const hw::GpuSpec& gpu, const sim::Prediction& p);
+// Speed of light against the GPU description's datasheet peaks: the pipe's dense TFLOP/s
+// (compute.tensor_tflops.<dtype>, fp32_tflops or fp64_tflops) and memory.bandwidth_gbps.
+[[nodiscard]] sim::SpeedOfLight speed_of_light(const hw::GpuSpec& gpu, const std::string& pipe, double flops,
+                                               double dram_bytes, double duration_us, sim::Bound bound);
+[[nodiscard]] sim::SpeedOfLight kernel_sol(const hw::GpuSpec& gpu, const sim::KernelPrediction& k);
+// A speed-of-light figure as the JSON reports write it (predict's kernels, validate's cases).
+[[nodiscard]] Json sol_json(const sim::SpeedOfLight& s);
 // Kernel rows with stable column names for scripts.
-[[nodiscard]] Table kernel_csv_table(const sim::Prediction& p);
+[[nodiscard]] Table kernel_csv_table(const hw::GpuSpec& gpu, const sim::Prediction& p);
 // The headline: total time, GPU busy and idle, achieved rates.
 [[nodiscard]] std::string prediction_summary(const sim::Prediction& p);
 

@@ -1,18 +1,12 @@
 #include "sim/simulator.h"
 
+#include "sim/time_attribution.h"
+
 namespace gpucast::sim {
 
-std::map<std::string, Microseconds> Prediction::time_by_op() const {
-  std::map<std::string, Microseconds> out;
-  for (const auto& k : kernels) out[k.op] += k.timing->duration_us;
-  return out;
-}
+std::map<std::string, Microseconds> Prediction::time_by_op() const { return attribute_time(*this).by_op; }
 
-std::map<std::string, Microseconds> Prediction::time_by_bound() const {
-  std::map<std::string, Microseconds> out;
-  for (const auto& k : kernels) out[std::string(bound_name(k.timing->bound))] += k.timing->duration_us;
-  return out;
-}
+std::map<std::string, Microseconds> Prediction::time_by_bound() const { return attribute_time(*this).by_bound; }
 
 Simulator::Simulator(device::Device gpu) : predictor_(std::move(gpu)) {}
 
@@ -44,6 +38,7 @@ Prediction Simulator::predict(const wl::Workload& w) {
     kp.shape = wl::op_shape(k.op);
     kp.stream = k.stream;
     kp.timing = &t;
+    kp.sol_pipe = sol_pipe(k.op, device());
     p.flops += t.flops;
     p.dram_bytes += t.dram_bytes;
     p.kernels.push_back(std::move(kp));

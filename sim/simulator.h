@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/op_predictor.h"
+#include "sim/speed_of_light.h"
 #include "sim/timeline.h"
 #include "workloads/workload.h"
 
@@ -18,6 +19,7 @@ struct KernelPrediction {
   int stream = 0;
   const OpTiming* timing = nullptr;  // standalone prediction (owned by the Simulator's cache)
   ScheduledKernel scheduled;
+  std::string sol_pipe;  // the pipe its speed of light is measured against (sim/speed_of_light.h)
 };
 
 struct Prediction {
@@ -33,7 +35,8 @@ struct Prediction {
   double flops = 0;       // useful FLOPs of all kernels
   double dram_bytes = 0;  // predicted DRAM traffic of all kernels
   [[nodiscard]] Microseconds gpu_idle_us() const { return total_us - gpu_busy_us; }
-  // Standalone kernel time summed per op family and per bound, microseconds.
+  // The step's time split per op family and per bound, microseconds, summing to total_us: each
+  // kernel's scheduled span (overlaps split) plus "host" for GPU idle (sim/time_attribution.h).
   [[nodiscard]] std::map<std::string, Microseconds> time_by_op() const;
   [[nodiscard]] std::map<std::string, Microseconds> time_by_bound() const;
 };

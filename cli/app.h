@@ -1,0 +1,17 @@
+#pragma once
+// The whole command line as a library: the gpucast binary's main() and the Python module run the
+// same commands through it.
+#include <string>
+#include <vector>
+
+namespace gpucast::cli {
+
+// Registers every command on a fresh app and runs `args` (without the program name). Commands
+// print through emit(); gpucast errors propagate to the caller; CLI misuse becomes UsageError.
+// `--help` and `--version` print and return normally.
+void run_command_line(const std::vector<std::string>& args, const std::string& program = "gpucast");
+
+// The same, with stdout captured and returned (the Python module reads --format json from it).
+[[nodiscard]] std::string run_captured(const std::vector<std::string>& args, const std::string& program);
+
+}  // namespace gpucast::cli
