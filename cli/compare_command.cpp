@@ -184,14 +184,15 @@ void add_compare_command(CLI::App& app, AppContext& ctx) {
     if (std::find(ids.begin(), ids.end(), baseline) == ids.end())
       throw UsageError("--baseline " + baseline + " is not among --gpus");
     const auto source = resolve_workload(o->source);
-    const auto overrides = hw::parse_overrides(o->sets);
+    const auto overrides = gpu_overrides(o->sets);
+    const auto host = load_host(ctx, o->source, o->sets);
     const auto unit = result_unit(source);
 
     std::vector<cost::ComparisonRow> rows;
     double baseline_us = 0;
     for (const auto& id : ids) {
       const auto gpu = ctx.catalog.load(id, overrides);
-      sim::Simulator simulator(gpu);
+      sim::Simulator simulator(gpu, host);
       std::optional<sim::Prediction> prediction;
       try {
         prediction = simulator.predict(source.workload);

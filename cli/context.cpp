@@ -20,7 +20,7 @@ AppContext AppContext::from_environment() {
   if (!std::filesystem::is_directory(dir / "hardware" / "catalog"))
     throw Error("cannot find gpucast's data (hardware/catalog) under '" + dir.string() +
                 "'; set GPUCAST_HOME to the gpucast source or install directory");
-  return AppContext{dir, hw::Catalog(dir / "hardware"), ""};
+  return AppContext{dir, hw::Catalog(dir / "hardware"), hw::HostCatalog(dir / "hardware" / "catalog" / "hosts"), ""};
 }
 
 void emit(const std::string& text, const std::string& path) {

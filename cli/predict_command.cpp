@@ -2,6 +2,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/host_alternatives.h"
 #include "cli/output.h"
 #include "cli/workload_source.h"
 #include "reports/prediction_report.h"
@@ -22,20 +23,22 @@ void add_predict_command(CLI::App& app, AppContext& ctx) {
   auto* cmd = app.add_subcommand("predict", "Predict how long a workload takes on a GPU");
   cmd->add_option("--gpu", opts->gpus, "catalog id or .toml file; several: --gpu a,b")->required();
   add_workload_source_options(cmd, opts->source, true);
-  cmd->add_option("--set", opts->sets, "override a hardware key: key.path=value (repeatable)");
+  cmd->add_option("--set", opts->sets, "override a hardware key: key.path=value, host.KEY=value for the host (repeatable)");
   add_output_options(cmd, opts->out);
   cmd->callback([opts, &ctx] {
     const auto source = resolve_workload(opts->source);
-    const auto overrides = hw::parse_overrides(opts->sets);
+    const auto overrides = gpu_overrides(opts->sets);
+    const auto host = load_host(ctx, opts->source, opts->sets);
     std::vector<reports::Report> reports;
     // Predictions point into their simulator's cache: keep every simulator until the reports exist.
     for (const auto& id : split_commas(opts->gpus)) {
       const auto gpu = ctx.catalog.load(id, overrides);
-      sim::Simulator simulator(gpu);
+      sim::Simulator simulator(gpu, host);
       const auto p = simulator.predict(source.workload);
       std::optional<reports::ModelRun> run;
       if (source.model) run = model_run(source, gpu);
-      reports.push_back(reports::prediction_report(gpu, p, run ? &*run : nullptr));
+      const auto alternatives = host_alternatives(source, gpu, host, p);
+      reports.push_back(reports::prediction_report(gpu, p, run ? &*run : nullptr, &alternatives));
     }
     write_reports(ctx, reports, opts->out);
   });

@@ -21,9 +21,12 @@ void add_workload_source_options(CLI::App* cmd, WorkloadSourceOptions& o, bool w
   cmd->add_flag("--fuse", o.fuse, "fuse pointwise chains (as torch.compile would); default: eager PyTorch kernels");
   cmd->add_flag("--recompute", o.recompute, "activation recomputation in training");
   cmd->add_option("--host-launch-us", o.host_launch_us,
-                  "eager host time per kernel (default: the GPU's launch.host_eager_us, a lean PyTorch loop; "
-                  "nn.Module-heavy models pay 15-40 us)")
+                  "host time of one kernel launch: replaces the host description's cuda.launch_us")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--host", o.host,
+                  "host that issues the work: hosts catalog id (generic, h100-box, ...) or .toml file; "
+                  "default: generic")
+      ->type_name("ID_OR_FILE");
   cmd->add_option("--layers", o.layers, "override a transformer's layer count (one-layer studies)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--layout", o.layout,
@@ -81,6 +84,14 @@ ResolvedWorkload regenerate(const ResolvedWorkload& base, const wl::GenerateOpti
   auto generated = wl::generate(*base.config, options);
   if (base.host_launch_us > 0) generated.workload = generated.workload.with_host_launch_us(base.host_launch_us);
   return ResolvedWorkload{generated.workload, base.config, generated, options, base.host_launch_us};
+}
+
+std::vector<hw::Override> gpu_overrides(const std::vector<std::string>& sets) {
+  return hw::parse_overrides(hw::split_host_overrides(sets).gpu);
+}
+
+hw::HostSpec load_host(const AppContext& ctx, const WorkloadSourceOptions& o, const std::vector<std::string>& sets) {
+  return ctx.hosts.load(o.host.empty() ? std::string(hw::kDefaultHostId) : o.host, hw::split_host_overrides(sets).host);
 }
 
 reports::ModelRun model_run(const ResolvedWorkload& w, const hw::GpuSpec& gpu) {

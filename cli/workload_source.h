@@ -6,7 +6,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/context.h"
 #include "hardware/gpu_spec.h"
+#include "hardware/host_spec.h"
 #include "reports/model_report.h"
 #include "workloads/generate.h"
 #include "workloads/workload.h"
@@ -29,6 +31,7 @@ struct WorkloadSourceOptions {
   std::string dump;
   int layers = 0;
   double host_launch_us = 0;
+  std::string host;  // host description id or file; "" = hw::kDefaultHostId
 };
 
 void add_workload_source_options(CLI::App* cmd, WorkloadSourceOptions& o, bool with_dump = false);
@@ -46,6 +49,12 @@ struct ResolvedWorkload {
 [[nodiscard]] ResolvedWorkload resolve_workload(const WorkloadSourceOptions& o);
 // Regenerates with changed options (sweeps over batch, seq, context, dtype).
 [[nodiscard]] ResolvedWorkload regenerate(const ResolvedWorkload& base, const wl::GenerateOptions& options);
+// --set assignments for the GPU (host.<host key> ones left out).
+[[nodiscard]] std::vector<hw::Override> gpu_overrides(const std::vector<std::string>& sets);
+// The --host description with the --set host.<key> overrides applied.
+[[nodiscard]] hw::HostSpec load_host(const AppContext& ctx, const WorkloadSourceOptions& o,
+                                     const std::vector<std::string>& sets);
+
 // The memory check and MFU reference for a generated model on `gpu`.
 [[nodiscard]] reports::ModelRun model_run(const ResolvedWorkload& w, const hw::GpuSpec& gpu);
 

@@ -123,6 +123,15 @@ std::vector<RawCloudOffer> read_cloud(const toml::node& node, const std::string&
 
 }  // namespace
 
+FlatTable read_keyed_table(const toml::table& table, const std::vector<KeyDef>& keys,
+                           const std::vector<std::string>& special, const std::string& file) {
+  FlatTable out;
+  walk(table, "", keys, special, file, out);
+  return out;
+}
+
+FlatTable read_sources_table(const toml::node& node, const std::string& file) { return read_sources(node, file); }
+
 void check_rule(const KeyDef& def, const std::string& full_path, const FlatValue& value) {
   const auto number = scalar_as_number(value.value);
   if (!number) return;

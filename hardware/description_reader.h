@@ -32,6 +32,13 @@ struct RawDescription {
 // Reads an architecture defaults file (architecture_keys()).
 [[nodiscard]] RawDescription read_architecture_file(const std::filesystem::path& path);
 
+// Reads every scalar of `table` against `keys` (kind and rule); top-level names in `special` are
+// skipped. Unknown keys are InputErrors with a suggestion. Used by other description kinds (hosts).
+[[nodiscard]] FlatTable read_keyed_table(const toml::table& table, const std::vector<KeyDef>& keys,
+                                         const std::vector<std::string>& special, const std::string& file);
+// Reads a [sources] table (nested or dotted keys) into key path -> text.
+[[nodiscard]] FlatTable read_sources_table(const toml::node& node, const std::string& file);
+
 // Converts a TOML node to the scalar `def` expects and checks its rule; throws InputError otherwise.
 [[nodiscard]] FlatValue convert_value(const KeyDef& def, const toml::node& node, const std::string& full_path,
                                       const std::string& file);

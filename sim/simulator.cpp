@@ -14,7 +14,9 @@ std::map<std::string, Microseconds> Prediction::time_by_bound() const {
   return out;
 }
 
-Simulator::Simulator(const hw::GpuSpec& gpu) : predictor_(gpu) {}
+Simulator::Simulator(const hw::GpuSpec& gpu) : predictor_(gpu), host_(hw::host_from_gpu(gpu)) {}
+
+Simulator::Simulator(const hw::GpuSpec& gpu, hw::HostSpec host) : predictor_(gpu), host_(std::move(host)) {}
 
 Prediction Simulator::predict(const wl::Workload& w) {
   Prediction p;
@@ -45,11 +47,22 @@ Prediction Simulator::predict(const wl::Workload& w) {
   costs.queued = g.launch.queued_kernel_us;
   costs.graph_per_kernel = g.launch.graph_kernel_us;
   costs.first_touch = rates().first_touch;
-  const Timeline t = schedule(w, ops, rates(), costs);
+  HostTimeline h;
+  const Timeline t = schedule_with_host(w, ops, rates(), costs, host_, h);
   p.total_us = t.total_us;
   p.gpu_busy_us = t.gpu_busy_us;
   p.host_us = t.host_us;
-  for (size_t i = 0; i < w.size(); ++i) p.kernels[i].scheduled = t.kernels[i];
+  p.host = host_.id;
+  p.host_busy_us = h.busy_us;
+  p.host_stall_us = h.stall_us;
+  p.host_delay_us = h.delay_us;
+  p.syncs = h.syncs;
+  p.host_by_category = h.busy_by_category;
+  for (size_t i = 0; i < w.size(); ++i) {
+    p.kernels[i].scheduled = t.kernels[i];
+    p.kernels[i].host_begin_us = h.begin_us[i];
+    p.kernels[i].host_cost = h.cost[i];
+  }
   return p;
 }
 

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "hardware/host_spec.h"
+#include "sim/host_timeline.h"
 #include "sim/op_predictor.h"
 #include "sim/timeline.h"
 #include "workloads/workload.h"
@@ -18,6 +20,8 @@ struct KernelPrediction {
   int stream = 0;
   const OpTiming* timing = nullptr;  // standalone prediction (owned by the Simulator's cache)
   ScheduledKernel scheduled;
+  Microseconds host_begin_us = 0;  // when the host starts this kernel's host work
+  HostSplit host_cost{};           // its host time per category
 };
 
 struct Prediction {
@@ -26,11 +30,19 @@ struct Prediction {
   wl::LaunchMode launch = wl::LaunchMode::eager;
   Microseconds total_us = 0;
   Microseconds gpu_busy_us = 0;
-  Microseconds host_us = 0;
+  Microseconds host_us = 0;        // when the host has issued (and synchronized) everything
+  std::string host;                // host description id
+  Microseconds host_busy_us = 0;   // host working: framework, launches, delays
+  Microseconds host_stall_us = 0;  // host waiting in synchronizations
+  Microseconds host_delay_us = 0;  // explicit host delays (part of host_busy_us)
+  int syncs = 0;
+  HostSplit host_by_category{};
   std::vector<KernelPrediction> kernels;
   double flops = 0;       // useful FLOPs of all kernels
   double dram_bytes = 0;  // predicted DRAM traffic of all kernels
   [[nodiscard]] Microseconds gpu_idle_us() const { return total_us - gpu_busy_us; }
+  // The host needs longer to issue the work than the GPU to run it: a faster GPU would not help.
+  [[nodiscard]] bool host_bound() const { return host_busy_us > gpu_busy_us; }
   // Standalone kernel time summed per op family and per bound, microseconds.
   [[nodiscard]] std::map<std::string, Microseconds> time_by_op() const;
   [[nodiscard]] std::map<std::string, Microseconds> time_by_bound() const;
@@ -38,8 +50,11 @@ struct Prediction {
 
 class Simulator {
  public:
+  // Without a host description the host is priced from the GPU's eager launch keys (hw::host_from_gpu).
   explicit Simulator(const hw::GpuSpec& gpu);
+  Simulator(const hw::GpuSpec& gpu, hw::HostSpec host);
   [[nodiscard]] const hw::GpuSpec& gpu() const { return predictor_.gpu(); }
+  [[nodiscard]] const hw::HostSpec& host() const { return host_; }
   [[nodiscard]] const GpuRates& rates() const { return predictor_.rates(); }
   // The Prediction points into this simulator's cache: keep the simulator alive while using it.
   [[nodiscard]] Prediction predict(const wl::Workload& w);
@@ -47,6 +62,7 @@ class Simulator {
 
  private:
   OpPredictor predictor_;
+  hw::HostSpec host_;
 };
 
 }  // namespace gpucast::sim

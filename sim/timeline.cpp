@@ -38,8 +38,10 @@ Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops
   for (size_t i = 0; i < n; ++i) {
     if (!graph) host += costs.host_per_kernel + ops[i]->host_us;
     out.kernels[i].issue_us = graph ? costs.host_per_kernel : host;
+    if (costs.issue_us.size() == n) out.kernels[i].issue_us = costs.issue_us[i];
   }
   out.host_us = graph ? costs.host_per_kernel : host;
+  if (costs.issue_us.size() == n && n > 0) out.host_us = costs.issue_us.back();
 
   std::vector<size_t> waiting(n);
   std::vector<std::vector<size_t>> successors(n);

@@ -31,6 +31,9 @@ struct LaunchCosts {
   Microseconds queued = 0;           // GPU-side when queued behind earlier work
   Microseconds graph_per_kernel = 0; // GPU-side inside a graph replay
   Microseconds first_touch = 0;      // the first kernel starts from a flushed L2
+  // When the host has launched each kernel (sim/host_timeline.h). Empty: the host pays
+  // host_per_kernel (+ the op's host time) per kernel in eager mode, host_per_kernel once in graph mode.
+  std::vector<Microseconds> issue_us;
 };
 
 // `ops[i]` is the standalone prediction of kernel i.

@@ -8,6 +8,7 @@
 #include <boost/graph/adjacency_list.hpp>
 
 #include "common/errors.h"
+#include "workloads/host_work.h"
 #include "workloads/op.h"
 
 namespace gpucast::wl {
@@ -23,6 +24,12 @@ struct Kernel {
   Op op;
   int stream = 0;
   std::vector<std::string> after;  // explicit dependencies by name
+  // Host side (eager mode). Empty `host`: default_host_work(op). `host_delay_us`: explicit host
+  // time before the launch that no category prices (a traced gap). `sync`: after issuing this
+  // kernel the host waits until it (and everything issued before it) has finished (.item()).
+  HostWork host;
+  double host_delay_us = 0;
+  bool sync = false;
   SourceLocation where;            // the [[kernel]] entry, for error messages
 };
 
