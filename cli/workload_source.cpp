@@ -23,6 +23,15 @@ void add_workload_source_options(CLI::App* cmd, WorkloadSourceOptions& o, bool w
   cmd->add_option("--host-launch-us", o.host_launch_us,
                   "host time of one kernel launch: replaces the host description's cuda.launch_us")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--precision", o.precision,
+                  "training as PyTorch runs it: amp (fp32 master weights + bf16 autocast) | bf16 | fp16 | fp32 "
+                  "(weights, grads and optimizer states in that type); default: the older --dtype generator")
+      ->check(CLI::IsMember({"amp", "bf16", "fp16", "fp32"}));
+  cmd->add_option("--optimizer", o.optimizer, "adamw (foreach, PyTorch's default) | adamw-fused | sgd (with --precision)")
+      ->check(CLI::IsMember({"adamw", "adamw-fused", "sgd"}));
+  cmd->add_flag("--clip-grad", o.clip_grad, "clip_grad_norm_ over all gradients before the step (with --precision)");
+  cmd->add_option("--grad-accum", o.grad_accum, "micro-steps (forward + backward of --batch) per optimizer step")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--host", o.host,
                   "host that issues the work: hosts catalog id (generic, h100-box, ...) or .toml file; "
                   "default: generic")
@@ -55,6 +64,16 @@ wl::GenerateOptions options_for(const wl::ModelConfig& config, const WorkloadSou
   g.recompute = o.recompute;
   g.launch = o.launch == "graph" ? wl::LaunchMode::graph : wl::LaunchMode::eager;
   g.layers = o.layers;
+  g.precision = o.precision == "amp"    ? wl::Precision::amp
+                : o.precision == "bf16" ? wl::Precision::bf16
+                : o.precision == "fp16" ? wl::Precision::fp16
+                : o.precision == "fp32" ? wl::Precision::fp32
+                                        : wl::Precision::dtype;
+  g.optimizer = o.optimizer == "adamw-fused" ? wl::Optimizer::adamw_fused
+                : o.optimizer == "sgd"       ? wl::Optimizer::sgd
+                                             : wl::Optimizer::adamw;
+  g.clip_grad = o.clip_grad;
+  g.grad_accum = o.grad_accum;
   return g;
 }
 }  // namespace

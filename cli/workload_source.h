@@ -31,6 +31,10 @@ struct WorkloadSourceOptions {
   std::string dump;
   int layers = 0;
   double host_launch_us = 0;
+  std::string precision;  // "" = by --dtype (the older training generator)
+  std::string optimizer = "adamw";
+  bool clip_grad = false;
+  int grad_accum = 1;
   std::string host;  // host description id or file; "" = hw::kDefaultHostId
 };
 
