@@ -35,6 +35,9 @@ const std::vector<KeyDef>& host_keys() {
        "host time of one aten op called from Python, launch excluded (binding, dispatcher, autocast)"},
       {"framework.autograd_node_us", K::number, "us", kReq, R::non_negative,
        "host time of one backward node run by the autograd engine, its kernels' launches excluded"},
+      {"framework.model_factor", K::number, "x", kOpt, R::positive,
+       "real model code's eager host time per call over the probe's tight-loop figures (default 1); multiplies "
+       "the framework, launch, library and optimizer categories"},
       {"cuda.launch_us", K::number, "us", kReq, R::positive, "host time of one kernel launch (runtime and driver)"},
       {"library.call_us", K::number, "us", kReq, R::non_negative,
        "extra host time of one library call (cuBLAS/cuDNN heuristics and descriptors, SDPA dispatch)"},
@@ -104,6 +107,7 @@ HostSpec build_host_spec(const std::string& id, const std::string& origin, const
   h.graph_per_kernel_us = number(values, "graph.per_kernel_us");
   h.compile_guard_us = number(values, "compile.guard_us");
   h.compile_launch_us = number(values, "compile.launch_us");
+  h.model_factor = values.count("framework.model_factor") ? number(values, "framework.model_factor") : 1.0;
   h.values = values;
   for (const auto& [path, value] : sources) h.sources[path] = std::get<std::string>(value.value);
   return h;

@@ -38,6 +38,10 @@ struct HostSpec {
   // torch.compile.
   double compile_guard_us = 0;   // compile.guard_us: guard checks of one compiled-region call
   double compile_launch_us = 0;  // compile.launch_us: host cost of one generated (Triton) kernel launch
+  // framework.model_factor: a real model's eager host time per call over the probe's tight-loop
+  // figure (attribute lookups, argument handling, allocator and cache misses of real model code);
+  // multiplies the framework, launch, library and optimizer categories.
+  double model_factor = 1;
 
   FlatTable values;                            // every resolved key with where it came from
   std::map<std::string, std::string> sources;  // key path or section -> source text

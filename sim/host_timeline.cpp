@@ -9,15 +9,16 @@ using wl::HostCategory;
 HostSplit host_cost(const hw::HostSpec& host, const wl::HostWork& work, double library_floor_us) {
   HostSplit s{};
   auto price = [&](HostCategory c, double unit_us) { s[size_t(c)] = work[c] * unit_us; };
-  price(HostCategory::module_call, host.module_call_us);
-  price(HostCategory::op_dispatch, host.op_dispatch_us);
-  price(HostCategory::autograd_node, host.autograd_node_us);
-  price(HostCategory::launch, host.launch_us);
-  price(HostCategory::library_call, std::max(host.library_call_us, library_floor_us));
-  price(HostCategory::optimizer_step, host.optimizer_step_us);
-  price(HostCategory::optimizer_param, host.optimizer_param_us);
-  price(HostCategory::foreach_tensor, host.foreach_tensor_us);
-  price(HostCategory::fused_tensor, host.fused_step_per_tensor_us);
+  const double f = host.model_factor;
+  price(HostCategory::module_call, f * host.module_call_us);
+  price(HostCategory::op_dispatch, f * host.op_dispatch_us);
+  price(HostCategory::autograd_node, f * host.autograd_node_us);
+  price(HostCategory::launch, f * host.launch_us);
+  price(HostCategory::library_call, std::max(f * host.library_call_us, library_floor_us));
+  price(HostCategory::optimizer_step, f * host.optimizer_step_us);
+  price(HostCategory::optimizer_param, f * host.optimizer_param_us);
+  price(HostCategory::foreach_tensor, f * host.foreach_tensor_us);
+  price(HostCategory::fused_tensor, f * host.fused_step_per_tensor_us);
   price(HostCategory::sync, host.sync_us);
   price(HostCategory::graph_replay, host.graph_replay_us);
   price(HostCategory::graph_kernel, host.graph_per_kernel_us);
@@ -58,7 +59,7 @@ Timeline schedule_with_host(const wl::Workload& w, const std::vector<const OpTim
 
   // Each kernel's own host time; --host-launch-us (the workload's) replaces the launch price.
   hw::HostSpec priced = host;
-  if (w.host_launch_us()) priced.launch_us = *w.host_launch_us();
+  if (w.host_launch_us()) priced.launch_us = *w.host_launch_us() / host.model_factor;  // exact, unscaled
   std::vector<Microseconds> own(n);
   std::vector<size_t> sync_points;
   for (size_t i = 0; i < n; ++i) {

@@ -58,10 +58,9 @@ GeneratedModel generate(const ModelConfig& model, const GenerateOptions& o) {
   if (const auto* t = std::get_if<TransformerConfig>(&model)) {
     TransformerConfig c = *t;
     if (o.layers > 0) c.layers = o.layers;
+    if (o.mode != Mode::train && (o.grad_accum > 1 || o.clip_grad))
+      throw InputError(SourceLocation{"--grad-accum"}, "grad-accum", "--grad-accum and --clip-grad go with --mode train");
     if (o.precision != Precision::dtype && !o.fused_elementwise) return generate_training_step(c, o);
-    if (o.mode != Mode::train && (o.precision != Precision::dtype || o.grad_accum > 1 || o.clip_grad))
-      throw InputError(SourceLocation{"--precision"}, "precision",
-                       "--precision, --optimizer, --grad-accum and --clip-grad go with --mode train");
     auto out = generate_transformer(c, o);
     if (o.fused_elementwise) out.workload = compiled_host(out.workload);
     return out;

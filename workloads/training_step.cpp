@@ -153,6 +153,7 @@ class StepBuilder {
     k_.scope(micro);
     rmsnorm("final_norm.");
     linear("lm_head", d_, V_, R_);
+    if (o_.mode != Mode::train) return;  // a forward returning every position's logits
     // F.cross_entropy: autocast runs it in fp32 (the logits' upcast), pure 16-bit in the logits' type.
     dispatch(2);  // views
     cast("logits_to_fp32", T_ * V_, C_, L());
@@ -423,27 +424,30 @@ GeneratedModel generate_training_step(const TransformerConfig& c, const Generate
     throw InputError(SourceLocation{"--precision"}, "precision",
                      c.name + ": the PyTorch training step (--precision) is built for Llama-style decoders "
                               "(RoPE, SwiGLU, RMSNorm); use --dtype for other models");
-  if (o.mode != Mode::train) throw InputError(SourceLocation{"--precision"}, "precision", "goes with --mode train");
+  if (o.mode != Mode::train && o.mode != Mode::prefill)
+    throw InputError(SourceLocation{"--precision"}, "precision", "goes with --mode train or prefill");
   StepBuilder b(c, o);
   b.numels_ = llama_parameter_numels(c);
-  for (int m = 0; m < o.grad_accum; ++m) {
+  const bool train = o.mode == Mode::train;
+  for (int m = 0; m < (train ? o.grad_accum : 0); ++m) {
     b.set_micro(m);
     const std::string micro = o.grad_accum > 1 ? "m" + std::to_string(m) + "." : "";
     b.forward(micro);
     b.backward(micro);
   }
-  if (o.clip_grad) b.clip_grad();
-  b.optimizer();
+  if (!train) b.forward("");
+  if (train && o.clip_grad) b.clip_grad();
+  if (train) b.optimizer();
 
   GeneratedModel out{Workload{}, 0, 0, 0, true, {}};
   double params = 0;
   for (double n : b.numels_) params += n;
   out.parameters = params;
   const double T = double(o.batch) * double(o.seq);
-  out.items = T * o.grad_accum;
+  out.items = T * (train ? o.grad_accum : 1);
   const double matmul_params = params - double(c.vocab) * c.d_model;  // the embedding gathers
   const double attention = 4.0 * c.layers * double(o.seq) * c.heads * c.head_dim() * 0.5;
-  out.useful_flops = 3 * (2 * matmul_params + attention) * out.items;
+  out.useful_flops = (train ? 3 : 1) * (2 * matmul_params + attention) * out.items;
 
   // Memory, bytes.
   const double p = bytes_per_element(b.param_type()), e = bytes_per_element(b.compute_type());
@@ -451,22 +455,22 @@ GeneratedModel generate_training_step(const TransformerConfig& c, const Generate
   auto& mem = out.memory;
   mem.weights = params * p;
   if (o.precision == Precision::amp) mem.weights += (params - double(c.vocab) * c.d_model) * e;  // autocast copies
-  mem.gradients = params * p;
+  mem.gradients = train ? params * p : 0;
   const double states = o.optimizer == Optimizer::sgd ? 0 : 2;
   // foreach AdamW also holds the denominator list (one state's size) during the step.
-  mem.optimizer = params * p * (states + (o.optimizer == Optimizer::adamw ? 1 : 0));
+  mem.optimizer = train ? params * p * (states + (o.optimizer == Optimizer::adamw ? 1 : 0)) : 0;
   const double d = double(c.d_model), ffn = double(c.ffn), q = double(c.heads) * c.head_dim();
   const double kv = double(c.kv_heads) * c.head_dim();
   // Saved per token and layer: norm inputs and fp32 internals, the casts and projections, RoPE
   // pieces, repeated K/V, attention output, the MLP's gate, up, activation and product.
   const double per_token_layer = 2 * d * r + 2 * 2 * d * 4 + (o.precision == Precision::amp ? 5 * d * e : 0) +
                                  (q + 2 * kv) * e * 2 + 2 * q * e + 2 * q * e + 4 * ffn * e;
-  mem.activations = per_token_layer * T * c.layers;
+  mem.activations = train ? per_token_layer * T * c.layers : 2 * T * std::max(2 * ffn, 3 * d) * e;
   const double loss_bytes = o.precision == Precision::amp ? 4 : e;
   mem.activations += T * double(c.vocab) * (e + 2 * loss_bytes);  // logits, fp32 copy, its gradient
   mem.workspace = 0.5e9 + 64e6;
 
-  std::string name = c.name + "-train-" + std::string(precision_name(o.precision)) + "-" +
+  std::string name = c.name + (train ? "-train-" : "-forward-") + std::string(precision_name(o.precision)) + "-" +
                      std::string(optimizer_name(o.optimizer)) + "-b" + std::to_string(o.batch) + "-s" +
                      std::to_string(o.seq);
   if (o.grad_accum > 1) name += "-ga" + std::to_string(o.grad_accum);
