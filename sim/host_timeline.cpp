@@ -33,8 +33,19 @@ Microseconds total(const HostSplit& split) {
   return t;
 }
 
-Timeline schedule_with_host(const wl::Workload& w, const std::vector<const OpTiming*>& ops, const GpuRates& rates,
-                            LaunchCosts costs, const hw::HostSpec& host, HostTimeline& h) {
+hw::HostSpec host_from_launch(const device::LaunchCosts& launch, const std::string& id) {
+  hw::HostSpec h;
+  h.id = id + "-launch-costs";
+  h.name = "flat eager launch costs of " + id;
+  h.launch_us = launch.host_eager_us;
+  h.library_call_us = launch.host_library_us;
+  h.graph_replay_us = launch.graph_replay_us;
+  h.compile_launch_us = launch.host_eager_us;
+  return h;
+}
+
+Timeline schedule_with_host(const wl::Workload& w, const std::vector<const OpTiming*>& ops, device::BytesPerUs dram,
+                            const device::LaunchCosts& costs, const hw::HostSpec& host, HostTimeline& h) {
   const size_t n = w.size();
   h = HostTimeline{};
   h.begin_us.assign(n, 0);
@@ -49,9 +60,8 @@ Timeline schedule_with_host(const wl::Workload& w, const std::vector<const OpTim
     if (n > 0) h.cost[0] = c;
     h.busy_by_category = c;
     h.busy_us = total(c);
-    costs.issue_us.assign(n, h.busy_us);
-    h.issue_us = costs.issue_us;
-    Timeline t = schedule(w, ops, rates, costs);
+    h.issue_us.assign(n, h.busy_us);
+    Timeline t = schedule(w, ops, dram, costs, &h.issue_us);
     h.end_us = h.busy_us;
     t.host_us = h.end_us;
     return t;
@@ -86,8 +96,7 @@ Timeline schedule_with_host(const wl::Workload& w, const std::vector<const OpTim
     return clock + shift[n];
   };
   Microseconds host_end = issue_times();
-  costs.issue_us = h.issue_us;
-  Timeline t = schedule(w, ops, rates, costs);
+  Timeline t = schedule(w, ops, dram, costs, &h.issue_us);
   for (size_t s : sync_points) {
     Microseconds gpu_done = 0;
     for (size_t i = 0; i <= s; ++i) gpu_done = std::max(gpu_done, t.kernels[i].end_us);
@@ -97,8 +106,7 @@ Timeline schedule_with_host(const wl::Workload& w, const std::vector<const OpTim
     h.stall_us += wait;
     shift[s + 1] += wait;
     host_end = issue_times();
-    costs.issue_us = h.issue_us;
-    t = schedule(w, ops, rates, costs);
+    t = schedule(w, ops, dram, costs, &h.issue_us);
   }
   h.busy_us = 0;
   for (size_t i = 0; i < n; ++i) h.busy_us += own[i];

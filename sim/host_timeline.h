@@ -31,11 +31,14 @@ struct HostTimeline {
   int syncs = 0;
 };
 
-// Schedules host and GPU together. `costs` carries the GPU-side launch costs; its issue times are
-// filled here. Graph mode: one replay issues every kernel (graph.replay_us + graph.per_kernel_us
+// Schedules host and GPU together. `costs` carries the GPU-side launch costs. Graph mode: one replay issues every kernel (graph.replay_us + graph.per_kernel_us
 // per kernel) and kernel host work is not paid.
 [[nodiscard]] Timeline schedule_with_host(const wl::Workload& w, const std::vector<const OpTiming*>& ops,
-                                          const GpuRates& rates, LaunchCosts costs, const hw::HostSpec& host,
-                                          HostTimeline& host_out);
+                                          device::BytesPerUs dram, const device::LaunchCosts& costs,
+                                          const hw::HostSpec& host, HostTimeline& host_out);
+
+// The flat eager charge of a device's launch costs as a host: host_eager_us per launch,
+// host_library_us per library call, one graph replay call; every other category zero.
+[[nodiscard]] hw::HostSpec host_from_launch(const device::LaunchCosts& launch, const std::string& id);
 
 }  // namespace gpucast::sim

@@ -50,12 +50,12 @@ struct Prediction {
 
 class Simulator {
  public:
-  // Without a host description the host is priced from the GPU's eager launch keys (hw::host_from_gpu).
-  explicit Simulator(const hw::GpuSpec& gpu);
-  Simulator(const hw::GpuSpec& gpu, hw::HostSpec host);
-  [[nodiscard]] const hw::GpuSpec& gpu() const { return predictor_.gpu(); }
+  // Without a host description the host is priced from the device's eager launch costs
+  // (sim::host_from_launch: the flat per-kernel charge).
+  explicit Simulator(device::Device gpu);
+  Simulator(device::Device gpu, hw::HostSpec host);
+  [[nodiscard]] const device::Device& device() const { return predictor_.device(); }
   [[nodiscard]] const hw::HostSpec& host() const { return host_; }
-  [[nodiscard]] const GpuRates& rates() const { return predictor_.rates(); }
   // The Prediction points into this simulator's cache: keep the simulator alive while using it.
   [[nodiscard]] Prediction predict(const wl::Workload& w);
   [[nodiscard]] const OpTiming& predict_op(const wl::Op& op) { return predictor_.predict(op); }
