@@ -26,8 +26,10 @@ std::string trim(const std::string& s) {
 Override make_host_override(const std::string& path, const std::string& value_text) {
   const SourceLocation where{"--set host." + path + "=" + value_text};
   const KeyDef* def = find_host_key(path);
-  if (!def) throw InputError(where, "host." + path, "unknown host key" + did_you_mean(path, host_key_names()));
-  if (path == "extends") throw InputError(where, "host." + path, "cannot be overridden; write a host file instead");
+  if (!def)
+    throw InputError(where, "host." + path, "unknown host key" + did_you_mean(path, host_key_names()));
+  if (path == "extends")
+    throw InputError(where, "host." + path, "cannot be overridden; write a host file instead");
   Override out{path, FlatValue{{}, where}};
   if (def->kind == ValueKind::string) {
     out.value.value = value_text;
@@ -51,7 +53,8 @@ std::vector<std::string> HostCatalog::ids() const {
   std::vector<std::string> out;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir_, ec))
-    if (entry.is_regular_file() && entry.path().extension() == ".toml") out.push_back(entry.path().stem().string());
+    if (entry.is_regular_file() && entry.path().extension() == ".toml")
+      out.push_back(entry.path().stem().string());
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -114,9 +117,10 @@ HostSpec HostCatalog::load(const std::string& id_or_file, const std::vector<Over
   for (const auto& o : overrides) values[o.path] = o.value;
   for (const auto& def : host_keys())
     if (def.required && !values.count(std::string(def.path)))
-      throw InputError(SourceLocation{chain.front().file}, std::string(def.path),
-                       "missing required key" +
-                           (chain.size() > 1 ? std::string(" (not set here nor in the files it extends)") : ""));
+      throw InputError(
+          SourceLocation{chain.front().file}, std::string(def.path),
+          "missing required key" +
+              (chain.size() > 1 ? std::string(" (not set here nor in the files it extends)") : ""));
   const std::string id = looks_like_path(id_or_file) ? fs::path(id_or_file).stem().string() : id_or_file;
   return build_host_spec(id, chain.front().file, values, sources);
 }

@@ -22,7 +22,8 @@ class HostCatalog {
   [[nodiscard]] std::vector<std::string> ids() const;
   [[nodiscard]] std::filesystem::path locate(const std::string& id_or_file) const;
   // `overrides` paths are host keys without the "host." prefix.
-  [[nodiscard]] HostSpec load(const std::string& id_or_file, const std::vector<Override>& overrides = {}) const;
+  [[nodiscard]] HostSpec load(const std::string& id_or_file,
+                              const std::vector<Override>& overrides = {}) const;
 
  private:
   std::filesystem::path dir_;

@@ -26,7 +26,8 @@ const std::vector<KeyDef>& host_keys() {
       {"name", K::string, "", kReq, R::none, "what the host is, e.g. \"H100 SXM box (Xeon 8480+)\""},
       {"cpu", K::string, "", kOpt, R::none, "CPU model as /proc/cpuinfo names it"},
       {"software", K::string, "", kOpt, R::none, "framework and versions the costs were measured with"},
-      {"extends", K::string, "", kOpt, R::none, "host catalog id or .toml path to inherit from, then override"},
+      {"extends", K::string, "", kOpt, R::none,
+       "host catalog id or .toml path to inherit from, then override"},
       {"notes", K::string, "", kOpt, R::none, "free text"},
 
       {"framework.module_call_us", K::number, "us", kReq, R::non_negative,
@@ -36,9 +37,11 @@ const std::vector<KeyDef>& host_keys() {
       {"framework.autograd_node_us", K::number, "us", kReq, R::non_negative,
        "host time of one backward node run by the autograd engine, its kernels' launches excluded"},
       {"framework.model_factor", K::number, "x", kOpt, R::positive,
-       "real model code's eager host time per call over the probe's tight-loop figures (default 1); multiplies "
+       "real model code's eager host time per call over the probe's tight-loop figures (default 1); "
+       "multiplies "
        "the framework, launch, library and optimizer categories"},
-      {"cuda.launch_us", K::number, "us", kReq, R::positive, "host time of one kernel launch (runtime and driver)"},
+      {"cuda.launch_us", K::number, "us", kReq, R::positive,
+       "host time of one kernel launch (runtime and driver)"},
       {"library.call_us", K::number, "us", kReq, R::non_negative,
        "extra host time of one library call (cuBLAS/cuDNN heuristics and descriptors, SDPA dispatch)"},
       {"optimizer.step_us", K::number, "us", kReq, R::non_negative,
@@ -77,7 +80,8 @@ std::vector<std::string> host_key_names() {
   for (const auto& key : host_keys()) {
     names.emplace_back(key.path);
     const std::string_view path = key.path;
-    if (const auto dot = path.find('.'); dot != std::string_view::npos) names.emplace_back(path.substr(0, dot));
+    if (const auto dot = path.find('.'); dot != std::string_view::npos)
+      names.emplace_back(path.substr(0, dot));
   }
   names.emplace_back("sources");
   std::sort(names.begin(), names.end());

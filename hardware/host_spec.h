@@ -16,19 +16,20 @@ struct HostSpec {
   std::string id;      // catalog id or file stem
   std::string origin;  // file it was loaded from ("" when built in code)
   std::string name;
-  std::string cpu;        // CPU model
+  std::string cpu;       // CPU model
   std::string software;  // e.g. "PyTorch 2.11, CUDA 12.8"
 
   // Eager framework, per call.
-  double module_call_us = 0;    // framework.module_call_us: one nn.Module.__call__ (hooks, forward dispatch)
-  double op_dispatch_us = 0;    // framework.op_dispatch_us: one aten op from Python (binding, dispatcher, autocast)
+  double module_call_us = 0;  // framework.module_call_us: one nn.Module.__call__ (hooks, forward dispatch)
+  double op_dispatch_us =
+      0;  // framework.op_dispatch_us: one aten op from Python (binding, dispatcher, autocast)
   double autograd_node_us = 0;  // framework.autograd_node_us: one backward node run by the autograd engine
   double launch_us = 0;         // cuda.launch_us: one cudaLaunchKernel (runtime and driver)
   double library_call_us = 0;   // library.call_us: cuBLAS/cuDNN/SDPA setup of one library call, extra
   // Optimizer step.
-  double optimizer_step_us = 0;         // optimizer.step_us: Python of one optimizer.step() (param groups, state)
-  double optimizer_param_us = 0;        // optimizer.param_us: Python per parameter per step (_init_group, checks)
-  double foreach_tensor_us = 0;         // optimizer.foreach_tensor_us: per tensor per foreach op (list building)
+  double optimizer_step_us = 0;   // optimizer.step_us: Python of one optimizer.step() (param groups, state)
+  double optimizer_param_us = 0;  // optimizer.param_us: Python per parameter per step (_init_group, checks)
+  double foreach_tensor_us = 0;   // optimizer.foreach_tensor_us: per tensor per foreach op (list building)
   double fused_step_per_tensor_us = 0;  // optimizer.fused_tensor_us: per tensor of a fused AdamW step
   // Synchronization.
   double sync_us = 0;  // sync.item_us: host cost of .item()/.cpu() besides waiting for the GPU
@@ -53,8 +54,8 @@ struct HostSpec {
 [[nodiscard]] std::vector<std::string> host_key_names();
 
 // Builds the typed spec from resolved values (every required key present).
-[[nodiscard]] HostSpec build_host_spec(const std::string& id, const std::string& origin, const FlatTable& values,
-                                       const FlatTable& sources);
+[[nodiscard]] HostSpec build_host_spec(const std::string& id, const std::string& origin,
+                                       const FlatTable& values, const FlatTable& sources);
 
 // A host built from a GPU file's eager launch keys (launch.host_eager_us is one aten op with its
 // launch, launch.host_library_us a library call's extra); every other category is zero. Library

@@ -14,12 +14,13 @@ double speedup(const sim::Prediction& p, double base_items, const HostAlternativ
 }  // namespace
 
 std::string host_summary(const sim::Prediction& p) {
-  std::string s = "host busy " + duration(p.host_busy_us) + ", GPU busy " + duration(p.gpu_busy_us) + ", GPU idle " +
-                  duration(std::max(0.0, p.gpu_idle_us()));
+  std::string s = "host busy " + duration(p.host_busy_us) + ", GPU busy " + duration(p.gpu_busy_us) +
+                  ", GPU idle " + duration(std::max(0.0, p.gpu_idle_us()));
   if (p.host_stall_us > 0) s += ", host waiting in syncs " + duration(p.host_stall_us);
-  s += p.host_bound() ? ": HOST-BOUND (the CPU needs longer to issue the work than the GPU to run it; a faster "
-                        "GPU would not help)"
-                      : ": GPU-bound";
+  s += p.host_bound()
+           ? ": HOST-BOUND (the CPU needs longer to issue the work than the GPU to run it; a faster "
+             "GPU would not help)"
+           : ": GPU-bound";
   return s;
 }
 
@@ -36,16 +37,19 @@ Table host_table(const sim::Prediction& p) {
                percent(p.host_busy_us > 0 ? p.host_delay_us / p.host_busy_us : 0)});
   t.add_separator();
   t.add_row({"host busy", duration(p.host_busy_us), percent(p.host_busy_us > 0 ? 1.0 : 0.0)});
-  if (p.syncs > 0) t.add_row({"waiting in " + std::to_string(p.syncs) + " sync(s)", duration(p.host_stall_us), ""});
+  if (p.syncs > 0)
+    t.add_row({"waiting in " + std::to_string(p.syncs) + " sync(s)", duration(p.host_stall_us), ""});
   return t;
 }
 
-Table alternatives_table(const sim::Prediction& p, double base_items, const std::vector<HostAlternative>& alternatives) {
+Table alternatives_table(const sim::Prediction& p, double base_items,
+                         const std::vector<HostAlternative>& alternatives) {
   Table t({{"change"}, {"how"}, {"step time", Align::right}, {"time per item", Align::right}, {"bound"}});
   t.add_row({"as predicted", "", duration(p.total_us), "1.00x", p.host_bound() ? "host" : "GPU"});
   for (const auto& a : alternatives) {
     const double s = speedup(p, base_items, a);
-    t.add_row({a.change, a.how, duration(a.total_us), fixed(s, 2) + "x faster", a.host_bound ? "host" : "GPU"});
+    t.add_row(
+        {a.change, a.how, duration(a.total_us), fixed(s, 2) + "x faster", a.host_bound ? "host" : "GPU"});
   }
   return t;
 }
@@ -55,14 +59,16 @@ std::vector<Section> host_sections(const sim::Prediction& p, double base_items,
   std::vector<Section> out;
   out.push_back(Section{"Host", host_summary(p) + ".", host_table(p)});
   if (!alternatives.empty())
-    out.push_back(Section{"What would change it",
-                          "Each alternative is predicted by re-running with the change; time per item compares "
-                          "steps of different batch sizes.",
-                          alternatives_table(p, base_items, alternatives)});
+    out.push_back(
+        Section{"What would change it",
+                "Each alternative is predicted by re-running with the change; time per item compares "
+                "steps of different batch sizes.",
+                alternatives_table(p, base_items, alternatives)});
   return out;
 }
 
-Json host_json(const sim::Prediction& p, double base_items, const std::vector<HostAlternative>& alternatives) {
+Json host_json(const sim::Prediction& p, double base_items,
+               const std::vector<HostAlternative>& alternatives) {
   Json j = Json::object();
   j.set("host", p.host);
   j.set("host_busy_us", p.host_busy_us);

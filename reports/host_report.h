@@ -13,11 +13,11 @@
 namespace gpucast::reports {
 
 struct HostAlternative {
-  std::string change;        // "CUDA graphs"
-  std::string how;           // "--launch graph"
-  double total_us = 0;       // predicted step time with the change
-  double items = 1;          // items per step with the change (batch changes it)
-  bool host_bound = false;   // still host-bound with the change
+  std::string change;       // "CUDA graphs"
+  std::string how;          // "--launch graph"
+  double total_us = 0;      // predicted step time with the change
+  double items = 1;         // items per step with the change (batch changes it)
+  bool host_bound = false;  // still host-bound with the change
 };
 
 // One line: "host busy 8.1 ms, GPU busy 3.2 ms, GPU idle 4.9 ms: host-bound (...)".

@@ -44,8 +44,9 @@ hw::HostSpec host_from_launch(const device::LaunchCosts& launch, const std::stri
   return h;
 }
 
-Timeline schedule_with_host(const wl::Workload& w, const std::vector<const OpTiming*>& ops, device::BytesPerUs dram,
-                            const device::LaunchCosts& costs, const hw::HostSpec& host, HostTimeline& h) {
+Timeline schedule_with_host(const wl::Workload& w, const std::vector<const OpTiming*>& ops,
+                            device::BytesPerUs dram, const device::LaunchCosts& costs,
+                            const hw::HostSpec& host, HostTimeline& h) {
   const size_t n = w.size();
   h = HostTimeline{};
   h.begin_us.assign(n, 0);

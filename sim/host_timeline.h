@@ -16,7 +16,8 @@ using HostSplit = std::array<Microseconds, wl::kHostCategories>;
 
 // Host time of each category for one kernel. `library_floor_us` is the op model's own host time
 // per library call (e.g. a decode attention path), used where it exceeds the host's library cost.
-[[nodiscard]] HostSplit host_cost(const hw::HostSpec& host, const wl::HostWork& work, double library_floor_us = 0);
+[[nodiscard]] HostSplit host_cost(const hw::HostSpec& host, const wl::HostWork& work,
+                                  double library_floor_us = 0);
 [[nodiscard]] Microseconds total(const HostSplit& split);
 
 struct HostTimeline {
@@ -31,8 +32,8 @@ struct HostTimeline {
   int syncs = 0;
 };
 
-// Schedules host and GPU together. `costs` carries the GPU-side launch costs. Graph mode: one replay issues every kernel (graph.replay_us + graph.per_kernel_us
-// per kernel) and kernel host work is not paid.
+// Schedules host and GPU together. `costs` carries the GPU-side launch costs. Graph mode: one replay issues
+// every kernel (graph.replay_us + graph.per_kernel_us per kernel) and kernel host work is not paid.
 [[nodiscard]] Timeline schedule_with_host(const wl::Workload& w, const std::vector<const OpTiming*>& ops,
                                           device::BytesPerUs dram, const device::LaunchCosts& costs,
                                           const hw::HostSpec& host, HostTimeline& host_out);

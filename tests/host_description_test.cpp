@@ -33,7 +33,8 @@ guard_us = 30
 launch_us = 5
 )";
 
-InputError load_error(const hw::HostCatalog& c, const std::string& id, const std::vector<hw::Override>& o = {}) {
+InputError load_error(const hw::HostCatalog& c, const std::string& id,
+                      const std::vector<hw::Override>& o = {}) {
   try {
     (void)c.load(id, o);
   } catch (const InputError& e) {
@@ -104,7 +105,8 @@ SCENARIO("bad host files name file, line and key") {
 SCENARIO("--set host.KEY overrides the host; host.pcie_gbps stays a GPU key") {
   TempDir dir;
   dir.write("hosts/good.toml", kValid);
-  const auto split = hw::split_host_overrides({"host.cuda.launch_us=1.5", "host.pcie_gbps=32", "sm.count=10"});
+  const auto split =
+      hw::split_host_overrides({"host.cuda.launch_us=1.5", "host.pcie_gbps=32", "sm.count=10"});
   REQUIRE(split.host.size() == 1);
   CHECK(split.gpu == std::vector<std::string>{"host.pcie_gbps=32", "sm.count=10"});
   const auto h = hw::HostCatalog(dir.path() / "hosts").load("good", split.host);

@@ -13,20 +13,20 @@ namespace gpucast::wl {
 
 // Host categories, in report order.
 enum class HostCategory {
-  module_call,       // nn.Module.__call__
-  op_dispatch,       // aten op from Python (also ops that launch nothing: views, reshapes)
-  autograd_node,     // one backward node in the autograd engine
-  launch,            // eager kernel launch
-  library_call,      // cuBLAS / cuDNN / SDPA setup
-  optimizer_step,    // one optimizer.step() call
-  optimizer_param,   // one parameter tensor gathered by optimizer.step()
-  foreach_tensor,    // one tensor of a foreach op
-  fused_tensor,      // one tensor of a fused optimizer step
-  sync,              // .item() / .cpu(): the call's own host time (the wait is the timeline's)
-  graph_replay,      // one CUDA graph replay
-  graph_kernel,      // one kernel node of a replay
-  compile_guard,     // one torch.compile'd region call
-  compile_launch,    // one kernel launched from compiled code
+  module_call,      // nn.Module.__call__
+  op_dispatch,      // aten op from Python (also ops that launch nothing: views, reshapes)
+  autograd_node,    // one backward node in the autograd engine
+  launch,           // eager kernel launch
+  library_call,     // cuBLAS / cuDNN / SDPA setup
+  optimizer_step,   // one optimizer.step() call
+  optimizer_param,  // one parameter tensor gathered by optimizer.step()
+  foreach_tensor,   // one tensor of a foreach op
+  fused_tensor,     // one tensor of a fused optimizer step
+  sync,             // .item() / .cpu(): the call's own host time (the wait is the timeline's)
+  graph_replay,     // one CUDA graph replay
+  graph_kernel,     // one kernel node of a replay
+  compile_guard,    // one torch.compile'd region call
+  compile_launch,   // one kernel launched from compiled code
 };
 inline constexpr size_t kHostCategories = 14;
 [[nodiscard]] std::string_view host_category_name(HostCategory c);

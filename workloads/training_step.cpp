@@ -18,13 +18,28 @@ constexpr int kMaxTensors[5] = {110, 64, 48, 36, 30};
 class StepBuilder {
  public:
   StepBuilder(const TransformerConfig& c, const GenerateOptions& o)
-      : c_(c), o_(o), T_(double(o.batch) * double(o.seq)), d_(double(c.d_model)), hd_(double(c.head_dim())),
-        q_(double(c.heads) * hd_), kv_(double(c.kv_heads) * hd_), ffn_(double(c.ffn)), V_(double(c.vocab)) {
+      : c_(c),
+        o_(o),
+        T_(double(o.batch) * double(o.seq)),
+        d_(double(c.d_model)),
+        hd_(double(c.head_dim())),
+        q_(double(c.heads) * hd_),
+        kv_(double(c.kv_heads) * hd_),
+        ffn_(double(c.ffn)),
+        V_(double(c.vocab)) {
     switch (o.precision) {
-      case Precision::amp: P_ = DataType::fp32, C_ = DataType::bf16, R_ = DataType::fp32; break;
-      case Precision::fp16: P_ = C_ = R_ = DataType::fp16; break;
-      case Precision::fp32: P_ = C_ = R_ = DataType::fp32; break;
-      default: P_ = C_ = R_ = DataType::bf16; break;
+      case Precision::amp:
+        P_ = DataType::fp32, C_ = DataType::bf16, R_ = DataType::fp32;
+        break;
+      case Precision::fp16:
+        P_ = C_ = R_ = DataType::fp16;
+        break;
+      case Precision::fp32:
+        P_ = C_ = R_ = DataType::fp32;
+        break;
+      default:
+        P_ = C_ = R_ = DataType::bf16;
+        break;
     }
     amp_ = o.precision == Precision::amp;
   }
@@ -49,7 +64,8 @@ class StepBuilder {
   }
 
   // ---- op shapes ----------------------------------------------------------------------------------
-  static Op ew(double n, DataType in, DataType out, int inputs = 1, double flops = 1, bool contiguous = true) {
+  static Op ew(double n, DataType in, DataType out, int inputs = 1, double flops = 1,
+               bool contiguous = true) {
     ElementwiseOp e;
     e.elements = Count(std::llround(std::max(1.0, n)));
     e.dtype = in;
@@ -60,7 +76,8 @@ class StepBuilder {
     return e;
   }
   static Op reduce(double rows, double cols, DataType t) {
-    return RowOp{RowOpKind::reduce, Count(std::llround(std::max(1.0, rows))), Count(std::llround(std::max(1.0, cols))), t};
+    return RowOp{RowOpKind::reduce, Count(std::llround(std::max(1.0, rows))),
+                 Count(std::llround(std::max(1.0, cols))), t};
   }
   static Op mm(double m, double n, double k, DataType t) {
     return GemmOp{Count(std::llround(m)), Count(std::llround(n)), Count(std::llround(k)), 1, t, t};
@@ -107,7 +124,8 @@ class StepBuilder {
   }
   void attention_forward(const std::string& p) {
     module();  // Attention
-    for (const auto& [name, width] : {std::pair<const char*, double>{"q_proj", q_}, {"k_proj", kv_}, {"v_proj", kv_}}) {
+    for (const auto& [name, width] :
+         {std::pair<const char*, double>{"q_proj", q_}, {"k_proj", kv_}, {"v_proj", kv_}}) {
       linear(p + name, d_, width, R_);
       dispatch(2);  // view, transpose
     }
@@ -256,8 +274,10 @@ class StepBuilder {
     // embedding_dense_backward: zeroed weight gradient, sort the indices, segment offsets, per-
     // segment sums, scatter into the weight rows.
     bwd("embed_grad_zero", ew(V_ * d_, P_, P_, 0));
-    for (int i = 0; i < 6; ++i) bwd("embed_grad_sort" + std::to_string(i), ew(2 * T_, DataType::fp32, DataType::fp32, 2), false);
-    for (int i = 0; i < 4; ++i) bwd("embed_grad_segments" + std::to_string(i), ew(T_, DataType::fp32, DataType::fp32, 2), false);
+    for (int i = 0; i < 6; ++i)
+      bwd("embed_grad_sort" + std::to_string(i), ew(2 * T_, DataType::fp32, DataType::fp32, 2), false);
+    for (int i = 0; i < 4; ++i)
+      bwd("embed_grad_segments" + std::to_string(i), ew(T_, DataType::fp32, DataType::fp32, 2), false);
     bwd("embed_grad_segment_sums", ew(T_ * d_, C_, DataType::fp32, 1), false);
     bwd("embed_grad_scatter", ew(T_ * d_, DataType::fp32, P_, 1), false);
     accumulate_grad("embed", V_ * d_);
@@ -409,7 +429,8 @@ std::vector<double> multi_tensor_launches(const std::vector<double>& numels, int
 }
 
 std::vector<double> llama_parameter_numels(const TransformerConfig& c) {
-  const double d = double(c.d_model), q = double(c.heads) * c.head_dim(), kv = double(c.kv_heads) * c.head_dim();
+  const double d = double(c.d_model), q = double(c.heads) * c.head_dim(),
+               kv = double(c.kv_heads) * c.head_dim();
   const double ffn = double(c.ffn), v = double(c.vocab);
   std::vector<double> out{v * d};
   for (int l = 0; l < c.layers; ++l)
@@ -422,8 +443,9 @@ std::vector<double> llama_parameter_numels(const TransformerConfig& c) {
 GeneratedModel generate_training_step(const TransformerConfig& c, const GenerateOptions& o) {
   if (!c.decoder || !c.rope || !c.swiglu || !c.rmsnorm)
     throw InputError(SourceLocation{"--precision"}, "precision",
-                     c.name + ": the PyTorch training step (--precision) is built for Llama-style decoders "
-                              "(RoPE, SwiGLU, RMSNorm); use --dtype for other models");
+                     c.name +
+                         ": the PyTorch training step (--precision) is built for Llama-style decoders "
+                         "(RoPE, SwiGLU, RMSNorm); use --dtype for other models");
   if (o.mode != Mode::train && o.mode != Mode::prefill)
     throw InputError(SourceLocation{"--precision"}, "precision", "goes with --mode train or prefill");
   StepBuilder b(c, o);
@@ -454,7 +476,8 @@ GeneratedModel generate_training_step(const TransformerConfig& c, const Generate
   const double r = bytes_per_element(b.residual_type());
   auto& mem = out.memory;
   mem.weights = params * p;
-  if (o.precision == Precision::amp) mem.weights += (params - double(c.vocab) * c.d_model) * e;  // autocast copies
+  if (o.precision == Precision::amp)
+    mem.weights += (params - double(c.vocab) * c.d_model) * e;  // autocast copies
   mem.gradients = train ? params * p : 0;
   const double states = o.optimizer == Optimizer::sgd ? 0 : 2;
   // foreach AdamW also holds the denominator list (one state's size) during the step.
@@ -470,8 +493,8 @@ GeneratedModel generate_training_step(const TransformerConfig& c, const Generate
   mem.activations += T * double(c.vocab) * (e + 2 * loss_bytes);  // logits, fp32 copy, its gradient
   mem.workspace = 0.5e9 + 64e6;
 
-  std::string name = c.name + (train ? "-train-" : "-forward-") + std::string(precision_name(o.precision)) + "-" +
-                     std::string(optimizer_name(o.optimizer)) + "-b" + std::to_string(o.batch) + "-s" +
+  std::string name = c.name + (train ? "-train-" : "-forward-") + std::string(precision_name(o.precision)) +
+                     "-" + std::string(optimizer_name(o.optimizer)) + "-b" + std::to_string(o.batch) + "-s" +
                      std::to_string(o.seq);
   if (o.grad_accum > 1) name += "-ga" + std::to_string(o.grad_accum);
   if (o.clip_grad) name += "-clip";
