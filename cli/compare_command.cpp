@@ -207,6 +207,7 @@ void add_compare_command(CLI::App& app, AppContext& ctx) {
       throw UsageError("--baseline " + baseline + " is not among --gpus");
     const auto source = resolve_workload(o->source, ctx.catalog);
     const auto overrides = hw::split_overrides(o->sets).gpu;
+    const auto host = load_host(ctx, o->source, o->sets);
     const auto unit = result_unit(source);
     const auto prices = read_price_flags(o->flags, ctx.catalog);
 
@@ -228,7 +229,7 @@ void add_compare_command(CLI::App& app, AppContext& ctx) {
       if (system) gpus_used = source.model ? source.options.parallel.world() : system->total_gpus();
       std::optional<sim::Simulator> simulator;
       if (system) simulator.emplace(*system);
-      else simulator.emplace(gpu);
+      else simulator.emplace(gpu, host);
       std::optional<sim::Prediction> prediction;
       try {
         if (system && source.model) check_layout_fits(*system, source.options.parallel);

@@ -60,7 +60,7 @@ std::filesystem::path find_data_dir() {
 
 AppContext AppContext::from_environment() {
   const auto dir = find_data_dir();
-  return AppContext{dir, hw::Catalog(dir / "hardware"), ""};
+  return AppContext{dir, hw::Catalog(dir / "hardware"), hw::HostCatalog(dir / "hardware" / "catalog" / "hosts"), ""};
 }
 
 void emit(const std::string& text, const std::string& path) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "hardware/catalog.h"
+#include "hardware/host_catalog.h"
 
 namespace gpucast::cli {
 
@@ -13,6 +14,7 @@ inline constexpr const char* kVersion = "0.1.0";
 struct AppContext {
   std::filesystem::path data_dir;  // holds hardware/ and workloads/
   hw::Catalog catalog;
+  hw::HostCatalog hosts;           // hardware/catalog/hosts
   std::string command_line;        // as typed, for report headers
 
   // Data from find_data_dir().

@@ -2,6 +2,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/host_alternatives.h"
 #include "cli/output.h"
 #include "cli/system_source.h"
 #include "cli/workload_source.h"
@@ -50,12 +51,13 @@ void add_predict_command(CLI::App& app, AppContext& ctx) {
   add_workload_source_options(cmd, opts->source, true);
   cmd->add_option("--set", opts->sets,
                   "override a hardware key: key.path=value (repeatable; system keys such as fabric.bandwidth_gbps "
-                  "or nccl.channels go to the system)");
+                  "or nccl.channels go to the system; host.KEY=value for the host)");
   add_output_options(cmd, opts->out);
   cmd->callback([opts, &ctx] {
     if (opts->gpus.empty() && opts->system.empty()) throw UsageError("give --gpu ID, --gpus NxID or --system ID");
     if (!opts->gpus.empty() && !opts->system.empty()) throw UsageError("give --gpu/--gpus or --system, not both");
     const auto source = resolve_workload(opts->source, ctx.catalog);
+    const auto host = load_host(ctx, opts->source, opts->sets);
     std::vector<reports::Report> reports;
     if (!opts->system.empty()) {
       reports.push_back(predict_on_system(ctx, *opts, source, opts->system));
@@ -70,8 +72,8 @@ void add_predict_command(CLI::App& app, AppContext& ctx) {
       }
       if (source.model && source.options.parallel.world() > 1)
         throw UsageError("a parallel layout (--tp/--pp/--dp) needs a system: --gpus NxGPU or --system");
-      const auto gpu = ctx.catalog.load(id, hw::parse_overrides(opts->sets));
-      sim::Simulator simulator(gpu);
+      const auto gpu = ctx.catalog.load(id, gpu_overrides(opts->sets));
+      sim::Simulator simulator(gpu, host);
       const auto p = simulator.predict(source.workload);
       if (source.trace) {
         reports.push_back(calib::trace_report(gpu, p, *source.trace, gpu.id == source.trace->source_gpu));
@@ -79,7 +81,8 @@ void add_predict_command(CLI::App& app, AppContext& ctx) {
       }
       std::optional<reports::ModelRun> run;
       if (source.model) run = model_run(source, gpu);
-      reports.push_back(reports::prediction_report(gpu, p, run ? &*run : nullptr));
+      const auto alternatives = host_alternatives(source, gpu, host, p);
+      reports.push_back(reports::prediction_report(gpu, p, run ? &*run : nullptr, &alternatives));
     }
     write_reports(ctx, reports, opts->out);
   });

@@ -26,9 +26,21 @@ void add_workload_source_options(CLI::App* cmd, WorkloadSourceOptions& o, bool w
   cmd->add_flag("--fuse", o.fuse, "fuse pointwise chains (as torch.compile would); default: eager PyTorch kernels");
   cmd->add_flag("--recompute", o.recompute, "activation recomputation in training");
   cmd->add_option("--host-launch-us", o.host_launch_us,
-                  "eager host time per kernel (default: the GPU's launch.host_eager_us, a lean PyTorch loop; "
-                  "nn.Module-heavy models pay 15-40 us)")
+                  "host time of one kernel launch: replaces the host description's cuda.launch_us")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--precision", o.precision,
+                  "training as PyTorch runs it: amp (fp32 master weights + bf16 autocast) | bf16 | fp16 | fp32 "
+                  "(weights, grads and optimizer states in that type); default: the older --dtype generator")
+      ->check(CLI::IsMember({"amp", "bf16", "fp16", "fp32"}));
+  cmd->add_option("--optimizer", o.optimizer, "adamw (foreach, PyTorch's default) | adamw-fused | sgd (with --precision)")
+      ->check(CLI::IsMember({"adamw", "adamw-fused", "sgd"}));
+  cmd->add_flag("--clip-grad", o.clip_grad, "clip_grad_norm_ over all gradients before the step (with --precision)");
+  cmd->add_option("--grad-accum", o.grad_accum, "micro-steps (forward + backward of --batch) per optimizer step")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--host", o.host,
+                  "host that issues the work: hosts catalog id (generic, h100-box, ...) or .toml file; "
+                  "default: generic")
+      ->type_name("ID_OR_FILE");
   cmd->add_option("--layers", o.layers, "override a transformer's layer count (one-layer studies)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--layout", o.layout,
@@ -87,6 +99,16 @@ wl::GenerateOptions options_for(const wl::ModelConfig& config, const WorkloadSou
   g.parallel.microbatches = o.microbatches;
   g.parallel.zero = o.zero == "1" ? wl::Zero::os : o.zero == "2" ? wl::Zero::os_grad
                     : (o.zero == "3" || o.zero == "fsdp") ? wl::Zero::full : wl::Zero::none;
+  g.precision = o.precision == "amp"    ? wl::Precision::amp
+                : o.precision == "bf16" ? wl::Precision::bf16
+                : o.precision == "fp16" ? wl::Precision::fp16
+                : o.precision == "fp32" ? wl::Precision::fp32
+                                        : wl::Precision::dtype;
+  g.optimizer = o.optimizer == "adamw-fused" ? wl::Optimizer::adamw_fused
+                : o.optimizer == "sgd"       ? wl::Optimizer::sgd
+                                             : wl::Optimizer::adamw;
+  g.clip_grad = o.clip_grad;
+  g.grad_accum = o.grad_accum;
   return g;
 }
 }  // namespace
@@ -134,6 +156,14 @@ ResolvedWorkload regenerate(const ResolvedWorkload& base, const wl::GenerateOpti
   auto generated = wl::generate(*base.config, options);
   if (base.host_launch_us > 0) generated.workload = generated.workload.with_host_launch_us(base.host_launch_us);
   return ResolvedWorkload{generated.workload, base.config, generated, options, base.host_launch_us, nullptr};
+}
+
+std::vector<hw::Override> gpu_overrides(const std::vector<std::string>& sets) {
+  return hw::parse_overrides(hw::split_host_overrides(sets).gpu);
+}
+
+hw::HostSpec load_host(const AppContext& ctx, const WorkloadSourceOptions& o, const std::vector<std::string>& sets) {
+  return ctx.hosts.load(o.host.empty() ? std::string(hw::kDefaultHostId) : o.host, hw::split_host_overrides(sets).host);
 }
 
 reports::ModelRun model_run(const ResolvedWorkload& w, const hw::GpuSpec& gpu) {

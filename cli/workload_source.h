@@ -8,7 +8,9 @@
 #include <CLI/CLI.hpp>
 
 #include "hardware/catalog.h"
+#include "cli/context.h"
 #include "hardware/gpu_spec.h"
+#include "hardware/host_spec.h"
 #include "reports/model_report.h"
 #include "workloads/generate.h"
 #include "workloads/trace/trace_workload.h"
@@ -40,6 +42,11 @@ struct WorkloadSourceOptions {
   std::string step;         // --step: a ProfilerStep number or "all"
   std::string source_gpu;   // --source-gpu: the GPU the trace was recorded on
   double host_speed = 0;    // --host-speed: replayed host time divides by it
+  std::string precision;  // "" = by --dtype (the older training generator)
+  std::string optimizer = "adamw";
+  bool clip_grad = false;
+  int grad_accum = 1;
+  std::string host;  // host description id or file; "" = hw::kDefaultHostId
 };
 
 void add_workload_source_options(CLI::App* cmd, WorkloadSourceOptions& o, bool with_dump = false);
@@ -58,6 +65,12 @@ struct ResolvedWorkload {
 [[nodiscard]] ResolvedWorkload resolve_workload(const WorkloadSourceOptions& o, const hw::Catalog& catalog);
 // Regenerates with changed options (sweeps over batch, seq, context, dtype).
 [[nodiscard]] ResolvedWorkload regenerate(const ResolvedWorkload& base, const wl::GenerateOptions& options);
+// --set assignments for the GPU (host.<host key> ones left out).
+[[nodiscard]] std::vector<hw::Override> gpu_overrides(const std::vector<std::string>& sets);
+// The --host description with the --set host.<key> overrides applied.
+[[nodiscard]] hw::HostSpec load_host(const AppContext& ctx, const WorkloadSourceOptions& o,
+                                     const std::vector<std::string>& sets);
+
 // The memory check and MFU reference for a generated model on `gpu`.
 [[nodiscard]] reports::ModelRun model_run(const ResolvedWorkload& w, const hw::GpuSpec& gpu);
 

@@ -213,6 +213,7 @@ Chart time_by_bound_chart(const sim::Prediction& p, const std::string& id) {
 Chart timeline_chart(const sim::Prediction& p, const std::string& id) {
   Json bars = Json::array();
   Json issues = Json::array();
+  Json host = Json::array();
   const size_t n = std::min(p.kernels.size(), kTimelineKernels);
   for (size_t i = 0; i < n; ++i) {
     const auto& k = p.kernels[i];
@@ -221,6 +222,20 @@ Chart timeline_chart(const sim::Prediction& p, const std::string& id) {
                    {"shape", k.shape}, {"start", s.start_us}, {"end", s.end_us},
                    {"time", duration(s.end_us - s.start_us)}}));
     issues.push(obj({{"lane", "host issues"}, {"kernel", k.name}, {"issue", s.issue_us}}));
+    // The host's work for this kernel, one segment per host category, in category order.
+    double t = k.host_begin_us;
+    for (size_t c = 0; c < wl::kHostCategories; ++c) {
+      const double us = k.host_cost[c];
+      if (us <= 0) continue;
+      host.push(obj({{"lane", "host"}, {"kernel", k.name}, {"category", std::string(wl::host_category_name(wl::HostCategory(c)))},
+                     {"start", t}, {"end", t + us}, {"time", duration(us)}}));
+      t += us;
+    }
+    // A gap before the next kernel's host work is the host waiting in a synchronization.
+    if (i + 1 < n && p.kernels[i + 1].host_begin_us > s.issue_us + 1e-9)
+      host.push(obj({{"lane", "host"}, {"kernel", k.name}, {"category", "sync wait"}, {"start", s.issue_us},
+                     {"end", p.kernels[i + 1].host_begin_us},
+                     {"time", duration(p.kernels[i + 1].host_begin_us - s.issue_us)}}));
   }
   const Json x_title = Json("time (us)");
   Json layers = Json::array();
@@ -232,6 +247,17 @@ Chart timeline_chart(const sim::Prediction& p, const std::string& id) {
                                      {"color", obj({{"field", "op"}, {"type", "nominal"}, {"title", "op family"}})},
                                      {"tooltip", tooltip({{"kernel", "kernel"}, {"op", "op"}, {"shape", "shape"},
                                                           {"start", "start (us)"}, {"time", "time"}})}})}}));
+  if (p.launch == wl::LaunchMode::eager && host.size() > 0)
+    layers.push(obj({{"data", obj({{"values", host}})},
+                     {"mark", obj({{"type", "bar"}, {"height", 18}})},
+                     {"encoding", obj({{"x", obj({{"field", "start"}, {"type", "quantitative"}, {"title", x_title}})},
+                                       {"x2", obj({{"field", "end"}})},
+                                       {"y", obj({{"field", "lane"}, {"type", "nominal"}, {"title", nullptr}})},
+                                       {"color", obj({{"field", "category"}, {"type", "nominal"},
+                                                      {"title", "host category"},
+                                                      {"scale", obj({{"scheme", "tableau20"}})}})},
+                                       {"tooltip", tooltip({{"kernel", "for kernel"}, {"category", "host category"},
+                                                            {"start", "start (us)"}, {"time", "time"}})}})}}));
   if (p.launch == wl::LaunchMode::eager)
     layers.push(obj({{"data", obj({{"values", issues}})},
                      {"mark", obj({{"type", "tick"}, {"color", "#555"}, {"thickness", 1}})},
@@ -240,12 +266,14 @@ Chart timeline_chart(const sim::Prediction& p, const std::string& id) {
                                        {"tooltip", tooltip({{"kernel", "kernel"}, {"issue", "issued at (us)"}})}})}}));
   int lanes = 1;
   for (size_t i = 0; i < n; ++i) lanes = std::max(lanes, p.kernels[i].stream + 1);
-  Json s = vega::spec("timeline", Json::array(), 760, 40 * (lanes + 1) + 20);
+  Json s = vega::spec("timeline", Json::array(), 760, 40 * (lanes + 2) + 20);
   s.set("layer", layers);
+  s.set("resolve", obj({{"scale", obj({{"color", "independent"}})}}));
   std::string caption = "Kernels on each stream over time (hover for names); gaps are time the GPU waited. ";
   caption += p.launch == wl::LaunchMode::eager
-                 ? "The top lane marks when the host issued each kernel: when it runs behind the GPU, "
-                   "the gaps are host launch overhead."
+                 ? "The host lane shows the CPU's work per host category (Python module calls, aten dispatch, "
+                   "autograd, launches, library setup, optimizer, syncs) and the ticks when it launched each "
+                   "kernel: when the host runs behind the GPU, the GPU's gaps are host time."
                  : "Launched as one CUDA graph: the host issues the whole step at once.";
   if (p.kernels.size() > n)
     caption += " Showing the first " + std::to_string(n) + " of " + std::to_string(p.kernels.size()) + " kernels.";

@@ -123,6 +123,9 @@ Json prediction_json(const hw::GpuSpec& gpu, const sim::Prediction& p) {
     j.set("kernels_launched", static_cast<long long>(op.kernels.size()));
     j.set("overhead_us", op.overhead_us);
     j.set("sol", sol_json(kernel_sol(gpu, k)));
+    j.set("host_begin_us", k.host_begin_us);
+    j.set("issue_us", k.scheduled.issue_us);
+    j.set("host_us", sim::total(k.host_cost));
     kernels.push(std::move(j));
   }
   root.set("kernels", std::move(kernels));
@@ -154,7 +157,11 @@ Table kernel_csv_table(const hw::GpuSpec& gpu, const sim::Prediction& p) {
            {"sol_pipe"},
            {"sol_compute_pct"},
            {"sol_memory_pct"},
-           {"sol_bound_pct"}});
+           {"sol_bound_pct"},
+           {"host"},
+           {"host_begin_us"},
+           {"issue_us"},
+           {"host_us"}});
   const auto shares = sim::attribute_time(p);
   for (size_t i = 0; i < p.kernels.size(); ++i) {
     const auto& k = p.kernels[i];
@@ -165,17 +172,21 @@ Table kernel_csv_table(const hw::GpuSpec& gpu, const sim::Prediction& p) {
                format_number(shares.kernel_us[i], 9),
                std::string(sim::bound_name(op.bound)), format_number(op.flops, 12), format_number(op.dram_bytes, 12),
                format_number(achieved_tflops(op), 6), format_number(achieved_gbps(op), 6), sol.pipe,
-               format_number(sol.compute_pct, 4), format_number(sol.memory_pct, 4), format_number(sol.bound_pct, 4)});
+               format_number(sol.compute_pct, 4), format_number(sol.memory_pct, 4), format_number(sol.bound_pct, 4), p.host,
+               format_number(k.host_begin_us, 9), format_number(k.scheduled.issue_us, 9),
+               format_number(sim::total(k.host_cost), 9)});
   }
   return t;
 }
 
-Report prediction_report(const hw::GpuSpec& gpu, const sim::Prediction& p, const ModelRun* run) {
+Report prediction_report(const hw::GpuSpec& gpu, const sim::Prediction& p, const ModelRun* run,
+                         const std::vector<HostAlternative>* alternatives) {
   Report r;
   r.title = p.workload + " on " + p.gpu;
   std::string headline = prediction_summary(p);
   headline.pop_back();
   r.summary.push_back(headline);
+  r.summary.push_back(host_summary(p));
   if (run) {
     std::string model = model_summary(*run, p);
     size_t start = 0;
@@ -191,6 +202,9 @@ Report prediction_report(const hw::GpuSpec& gpu, const sim::Prediction& p, const
                                                       "lists them, and so does this section in Markdown and HTML).";
   r.sections.push_back(kernels);
   r.sections.push_back({"Time by op", "", op_summary_table(p)});
+  const double items = run ? run->model.items : 1;
+  const std::vector<HostAlternative> none;
+  for (auto& s : host_sections(p, items, alternatives ? *alternatives : none)) r.sections.push_back(std::move(s));
   r.charts.push_back(roofline_chart(gpu, &p, "roofline"));
   r.charts.push_back(time_by_op_chart(p, "time-by-op"));
   r.charts.push_back(time_by_bound_chart(p, "time-by-bound"));
@@ -202,6 +216,7 @@ Report prediction_report(const hw::GpuSpec& gpu, const sim::Prediction& p, const
     j.set("memory", memory_json(*run));
     j.set("throughput", throughput_json(*run, p));
   }
+  j.set("host", host_json(p, items, alternatives ? *alternatives : none));
   r.json = j;
   r.inputs = {{"GPU", gpu.name + " (" + gpu.id + ", " + gpu.origin + ")"},
               {"workload", p.workload + ", " + std::to_string(p.kernels.size()) + " kernels"},
@@ -213,9 +228,9 @@ Report prediction_report(const hw::GpuSpec& gpu, const sim::Prediction& p, const
   for (const auto& [t, tf] : gpu.compute.tensor_tflops)
     roofs += (roofs.empty() ? "" : ", ") + std::string(to_string(t)) + " " + sig3(tf);
   r.inputs.emplace_back("tensor TFLOP/s (dense)", roofs);
-  r.inputs.emplace_back("launch", "kernel " + duration(gpu.launch.kernel_us) + ", host eager " +
-                                      duration(gpu.launch.host_eager_us) + ", in a graph " +
+  r.inputs.emplace_back("launch", "kernel " + duration(gpu.launch.kernel_us) + ", in a graph " +
                                       duration(gpu.launch.graph_kernel_us));
+  r.inputs.emplace_back("host", p.host);
   return r;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // A workload prediction as a table (one row per kernel, then totals and time by op family), as
 // JSON (documented schema, docs/report-formats.md), as CSV and as Markdown.
+#include "reports/host_report.h"
 #include "reports/json.h"
 #include "reports/model_report.h"
 #include "reports/report.h"
@@ -28,6 +29,8 @@ namespace gpucast::reports {
 // The whole prediction as a report: headline, memory and throughput when `run` is given (a
 // generated model), the kernel list (left out of text output past 60 kernels), time by op, the
 // roofline, where the time goes and the timeline.
-[[nodiscard]] Report prediction_report(const hw::GpuSpec& gpu, const sim::Prediction& p, const ModelRun* run);
+// `alternatives`: what would change a host-bound run (cli computes them); may be null.
+[[nodiscard]] Report prediction_report(const hw::GpuSpec& gpu, const sim::Prediction& p, const ModelRun* run,
+                                       const std::vector<HostAlternative>* alternatives = nullptr);
 
 }  // namespace gpucast::reports

@@ -5,17 +5,24 @@
 
 namespace gpucast::sim {
 
-HostIssuer::HostIssuer(const wl::Workload& w, const std::vector<const OpTiming*>& ops, const device::LaunchCosts& costs)
-    : w_(w), ops_(ops), costs_(costs), issue_(w.size(), 0) {}
+HostIssuer::HostIssuer(const wl::Workload& w, const std::vector<const OpTiming*>& ops, const device::LaunchCosts& costs,
+                       const std::vector<Microseconds>* fixed)
+    : w_(w), ops_(ops), costs_(costs), fixed_(fixed && fixed->size() == w.size() ? fixed : nullptr),
+      issue_(w.size(), 0) {}
 
 bool HostIssuer::blocked_on_sync() const {
-  return next_ < w_.size() && w_.launch() != wl::LaunchMode::graph && w_.kernels()[next_].host_sync_at_us.has_value();
+  return !fixed_ && next_ < w_.size() && w_.launch() != wl::LaunchMode::graph &&
+         w_.kernels()[next_].host_sync_at_us.has_value();
 }
 
 std::pair<size_t, size_t> HostIssuer::issue(Microseconds gpu_done_us) {
   const size_t first = next_;
   const bool graph = w_.launch() == wl::LaunchMode::graph;
   for (; next_ < w_.size(); ++next_) {
+    if (fixed_) {
+      issue_[next_] = host_ = (*fixed_)[next_];
+      continue;
+    }
     const auto& k = w_.kernels()[next_];
     if (graph) {
       issue_[next_] = costs_.graph_replay_us;
@@ -39,6 +46,7 @@ std::pair<size_t, size_t> HostIssuer::issue(Microseconds gpu_done_us) {
 }
 
 Microseconds HostIssuer::host_end_us() const {
+  if (fixed_) return fixed_->empty() ? 0.0 : fixed_->back();
   if (w_.launch() == wl::LaunchMode::graph) return costs_.graph_replay_us;
   return host_ + w_.host_tail_us().value_or(0.0);
 }

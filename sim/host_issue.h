@@ -14,7 +14,10 @@ namespace gpucast::sim {
 
 class HostIssuer {
  public:
-  HostIssuer(const wl::Workload& w, const std::vector<const OpTiming*>& ops, const device::LaunchCosts& costs);
+  // `fixed`, when given (one time per kernel, from a host description's timeline), is when the
+  // host launches each kernel; its syncs are already in those times.
+  HostIssuer(const wl::Workload& w, const std::vector<const OpTiming*>& ops, const device::LaunchCosts& costs,
+             const std::vector<Microseconds>* fixed = nullptr);
 
   // Issues kernels in order from the next unissued one up to (not including) the next sync point
   // that still waits on the GPU. `gpu_done_us` is when every kernel before the next unissued one
@@ -34,6 +37,7 @@ class HostIssuer {
   const wl::Workload& w_;
   const std::vector<const OpTiming*>& ops_;
   const device::LaunchCosts& costs_;
+  const std::vector<Microseconds>* fixed_;
   std::vector<Microseconds> issue_;
   size_t next_ = 0;
   Microseconds host_ = 0;

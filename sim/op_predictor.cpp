@@ -33,16 +33,6 @@ const OpTiming& OpPredictor::predict(const wl::Op& op) {
   return cache_.emplace(key, compute(op)).first->second;
 }
 
-namespace {
-bool is_library_op(const wl::Op& op) {
-  if (std::holds_alternative<wl::GemmOp>(op) || std::holds_alternative<wl::AttentionOp>(op) ||
-      std::holds_alternative<wl::Conv2dOp>(op) || std::holds_alternative<wl::EmbeddingOp>(op))
-    return true;
-  if (const auto* r = std::get_if<wl::RowOp>(&op))
-    return r->kind == wl::RowOpKind::layernorm || r->kind == wl::RowOpKind::rmsnorm;
-  return false;
-}
-}  // namespace
 
 OpTiming OpPredictor::time_option(const models::PlanOption& option) const {
   const auto& launch = gpu_.launch();
@@ -73,10 +63,9 @@ OpTiming OpPredictor::time_option(const models::PlanOption& option) const {
 
 void OpPredictor::finish(OpTiming& t, const wl::Op& op) const {
   t.flops = wl::op_flops(op);
-  // In eager mode a library op costs the host more than a pointwise one (dispatch layers, library
-  // heuristics and descriptors). It does not delay a standalone op behind do_bench's flush, so it
-  // enters only the timeline's host time; an option's own host work already includes it.
-  if (is_library_op(op)) t.host_us = std::max(t.host_us, gpu_.launch().host_library_us);
+  // A library op's framework and library host time (the host description's library.call_us) does
+  // not delay a standalone op behind do_bench's flush; the host timeline charges it
+  // (sim/host_timeline.cpp), with t.host_us as the op model's own floor.
   // The op's bound: launch when overheads outweigh the kernels, else the longest kernel's.
   if (t.overhead_us >= t.exec_us || t.kernels.empty()) {
     t.bound = Bound::launch;

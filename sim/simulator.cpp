@@ -8,7 +8,10 @@ std::map<std::string, Microseconds> Prediction::time_by_op() const { return attr
 
 std::map<std::string, Microseconds> Prediction::time_by_bound() const { return attribute_time(*this).by_bound; }
 
-Simulator::Simulator(device::Device gpu) : predictor_(std::move(gpu)) {}
+Simulator::Simulator(device::Device gpu)
+    : predictor_(std::move(gpu)), host_(host_from_launch(predictor_.device().launch(), predictor_.device().id())) {}
+
+Simulator::Simulator(device::Device gpu, hw::HostSpec host) : predictor_(std::move(gpu)), host_(std::move(host)) {}
 
 Simulator::Simulator(const hw::SystemSpec& system) : predictor_(system) {}
 
@@ -44,14 +47,37 @@ Prediction Simulator::predict(const wl::Workload& w) {
     p.kernels.push_back(std::move(kp));
   }
   // The workload may override the eager host cost per kernel (--host-launch-us).
-  device::LaunchCosts costs = device().launch();
-  if (w.host_launch_us()) costs.host_eager_us = *w.host_launch_us();
-  const Timeline t = schedule(w, ops, device().rates().dram, costs);
+  // A replayed trace keeps its measured host time (sim/host_issue.h); any other workload is issued
+  // by the host description (sim/host_timeline.h).
+  HostTimeline h;
+  Timeline t;
+  if (w.replays_host()) {
+    t = schedule(w, ops, device().rates().dram, device().launch());
+    h.begin_us.assign(w.size(), 0);
+    h.cost.assign(w.size(), HostSplit{});
+    for (size_t i = 0; i < w.size(); ++i) h.begin_us[i] = t.kernels[i].issue_us;
+    h.stall_us = t.host_sync_wait_us;
+    h.busy_us = std::max(0.0, t.host_us - t.host_sync_wait_us);
+    for (const auto& k : w.kernels()) h.delay_us += k.host_delay_us.value_or(0.0);
+    h.end_us = t.host_us;
+  } else {
+    t = schedule_with_host(w, ops, device().rates().dram, device().launch(), host_, h);
+  }
   p.total_us = t.total_us;
   p.gpu_busy_us = t.gpu_busy_us;
   p.host_us = t.host_us;
   p.host_sync_wait_us = t.host_sync_wait_us;
-  for (size_t i = 0; i < w.size(); ++i) p.kernels[i].scheduled = t.kernels[i];
+  p.host = host_.id;
+  p.host_busy_us = h.busy_us;
+  p.host_stall_us = h.stall_us;
+  p.host_delay_us = h.delay_us;
+  p.syncs = h.syncs;
+  p.host_by_category = h.busy_by_category;
+  for (size_t i = 0; i < w.size(); ++i) {
+    p.kernels[i].scheduled = t.kernels[i];
+    p.kernels[i].host_begin_us = h.begin_us[i];
+    p.kernels[i].host_cost = h.cost[i];
+  }
   return p;
 }
 

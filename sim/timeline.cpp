@@ -30,7 +30,7 @@ struct Active {
 }  // namespace
 
 Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops, device::BytesPerUs dram,
-                  const device::LaunchCosts& costs) {
+                  const device::LaunchCosts& costs, const std::vector<Microseconds>* issue_us) {
   const size_t n = w.size();
   Timeline out;
   out.kernels.resize(n);
@@ -38,7 +38,7 @@ Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops
 
   // Host issue times: eager issues one op after another; one graph replay issues them all; a
   // replayed trace issues up to its next sync point, then resumes when the GPU has caught up.
-  HostIssuer host(w, ops, costs);
+  HostIssuer host(w, ops, costs, issue_us);
   std::vector<bool> issued(n, false), completed(n, false);
   size_t done_prefix = 0;  // kernels [0, done_prefix) have all finished
   Microseconds done_prefix_us = 0;

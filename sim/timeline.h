@@ -28,7 +28,10 @@ struct Timeline {
 
 // `ops[i]` is the standalone prediction of kernel i; `dram` the sustained DRAM rate that
 // overlapping kernels share; `costs` the device's launch and host costs (device/launch_costs.h).
+// `issue_us`, when given (one per kernel), says when the host has launched each kernel
+// (sim/host_timeline.h) instead of the flat eager/graph host costs in `costs`.
 [[nodiscard]] Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops,
-                                device::BytesPerUs dram, const device::LaunchCosts& costs);
+                                device::BytesPerUs dram, const device::LaunchCosts& costs,
+                                const std::vector<Microseconds>* issue_us = nullptr);
 
 }  // namespace gpucast::sim

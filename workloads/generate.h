@@ -24,6 +24,15 @@ struct Parallelism {
   [[nodiscard]] int world() const { return tp * pp * dp; }
   [[nodiscard]] bool any() const { return world() > 1 || ep > 1; }
 };
+// How a training step keeps its numbers (workloads/training_step.h). `dtype`: the older generator
+// (weights, grads and fp32 AdamW states by --dtype, fused projections, one kernel per op family).
+// The others emit the step as eager PyTorch runs an HF-style Llama: amp = fp32 master weights under
+// autocast (bf16 casts each step, fp32 residual stream); bf16/fp16/fp32 = weights, grads and
+// optimizer states all in that type.
+enum class Precision { dtype, amp, bf16, fp16, fp32 };
+enum class Optimizer { adamw, adamw_fused, sgd };
+[[nodiscard]] std::string_view precision_name(Precision p);
+[[nodiscard]] std::string_view optimizer_name(Optimizer o);
 
 struct GenerateOptions {
   Mode mode = Mode::inference;
@@ -41,6 +50,11 @@ struct GenerateOptions {
   // to NHWC and back around every call; FP32 (SIMT) convolutions run NCHW natively.
   bool channels_last = true;
   Parallelism parallel;
+  // Training as PyTorch runs it (used when precision != dtype; transformers only).
+  Precision precision = Precision::dtype;
+  Optimizer optimizer = Optimizer::adamw;  // adamw: foreach (PyTorch's default on CUDA)
+  bool clip_grad = false;                  // clip_grad_norm_(foreach=True) before the step
+  int grad_accum = 1;                      // micro-steps (forward + backward) per optimizer step
 };
 
 // Memory a run needs on one GPU, in bytes.
@@ -69,6 +83,10 @@ struct GeneratedModel {
   // (gradient reduction, optimizer); 0: none.
   size_t tail_from = 0;
 };
+
+// The same workload launched by torch.compile'd code: each kernel's host work becomes a compiled
+// launch, with a guard check where the forward and the backward start.
+[[nodiscard]] Workload compiled_host(const Workload& w);
 
 // Throws InputError for options the model cannot run with (decode on an encoder, ...).
 [[nodiscard]] GeneratedModel generate(const ModelConfig& model, const GenerateOptions& options);

@@ -8,6 +8,7 @@
 #include <boost/graph/adjacency_list.hpp>
 
 #include "common/errors.h"
+#include "workloads/host_work.h"
 #include "workloads/op.h"
 
 namespace gpucast::wl {
@@ -23,6 +24,10 @@ struct Kernel {
   Op op;
   int stream = 0;
   std::vector<std::string> after;  // explicit dependencies by name
+  // Host side (eager mode). Empty `host`: default_host_work(op). `sync`: after issuing this kernel
+  // the host waits until it (and everything issued before it) has finished (.item()).
+  HostWork host;
+  bool sync = false;
   SourceLocation where;            // the [[kernel]] entry, for error messages
   // Replayed host time (profiler traces): the host works this long after issuing the previous
   // kernel before it issues this one (instead of the per-launch host cost) ...
