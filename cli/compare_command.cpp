@@ -206,7 +206,7 @@ void add_compare_command(CLI::App& app, AppContext& ctx) {
     if (std::find(ids.begin(), ids.end(), baseline) == ids.end())
       throw UsageError("--baseline " + baseline + " is not among --gpus");
     const auto source = resolve_workload(o->source, ctx.catalog);
-    const auto overrides = hw::split_overrides(o->sets).gpu;
+    const auto overrides = hw::split_overrides(hw::split_host_overrides(o->sets).gpu).gpu;
     const auto host = load_host(ctx, o->source, o->sets);
     const auto unit = result_unit(source);
     const auto prices = read_price_flags(o->flags, ctx.catalog);

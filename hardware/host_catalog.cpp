@@ -125,8 +125,8 @@ HostSpec HostCatalog::load(const std::string& id_or_file, const std::vector<Over
   return build_host_spec(id, chain.front().file, values, sources);
 }
 
-SplitOverrides split_host_overrides(const std::vector<std::string>& assignments) {
-  SplitOverrides out;
+HostSplitOverrides split_host_overrides(const std::vector<std::string>& assignments) {
+  HostSplitOverrides out;
   for (const auto& a : assignments) {
     const auto eq = a.find('=');
     const std::string path = trim(a.substr(0, eq));

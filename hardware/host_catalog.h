@@ -39,10 +39,10 @@ struct RawHost {
 
 // Splits --set assignments: "host.<host key>=v" become host overrides (prefix removed); the rest
 // are returned for the GPU (host.pcie_gbps and host.transfer_latency_us stay GPU keys).
-struct SplitOverrides {
+struct HostSplitOverrides {
   std::vector<std::string> gpu;
   std::vector<Override> host;
 };
-[[nodiscard]] SplitOverrides split_host_overrides(const std::vector<std::string>& assignments);
+[[nodiscard]] HostSplitOverrides split_host_overrides(const std::vector<std::string>& assignments);
 
 }  // namespace gpucast::hw

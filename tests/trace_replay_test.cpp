@@ -56,8 +56,15 @@ SCENARIO("a sync point stalls the host until the GPU has finished the earlier ke
   // A: 100 us, issued at 0, runs [0 + 2.001, 102.001]. B: 10 us of host work, syncing 5 us in:
   // the host waits from 5 to 102.001, then works 5 us more: B issued at 107.001.
   const auto gpu = test::gpu_builder{}.build();
-  wl::Kernel a{"a", memory_kernel(100), 0, {}, {}, 0.0, std::nullopt};
-  wl::Kernel b{"b", memory_kernel(1), 0, {}, {}, 10.0, 5.0};
+  wl::Kernel a;
+  a.name = "a";
+  a.op = memory_kernel(100);
+  a.host_delay_us = 0.0;
+  wl::Kernel b;
+  b.name = "b";
+  b.op = memory_kernel(1);
+  b.host_delay_us = 10.0;
+  b.host_sync_at_us = 5.0;
   const auto w = wl::Workload::build("sync", wl::LaunchMode::eager, {a, b});
   sim::Simulator sim(gpu);
   const auto p = sim.predict(w);
