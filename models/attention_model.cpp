@@ -257,6 +257,7 @@ std::vector<PlanOption> AttentionModel::plan(const wl::Op& op, const device::Dev
   const auto& a = std::get<wl::AttentionOp>(op);
   const wl::AttentionBackend backend = resolve_backend(a, gpu);
   if (backend == wl::AttentionBackend::math) return {math_attention(a)};
+  (void)warpgroup_kernel(backend, gpu);  // a backend the GPU cannot run is an error, decode included
   gpu.require_tensor(a.dtype);  // fused kernels need tensor cores for this type
   const bool fused_decode = double(a.seq_q) < kDecodeRows && !a.backward && backend != wl::AttentionBackend::efficient;
   if (fused_decode) {

@@ -63,6 +63,7 @@ SCENARIO("on Turing, auto runs the memory-efficient kernel and decode does not f
   CHECK(t.predict(attention(1, wl::AttentionBackend::automatic)).option.find("decoding") == std::string::npos);
   AND_THEN("asking for FlashAttention-2 there is an error that says what would run") {
     CHECK_THROWS_WITH(t.predict(attention(2048, wl::AttentionBackend::flash2)), Catch::Contains("efficient"));
+    CHECK_THROWS_WITH(t.predict(attention(1, wl::AttentionBackend::flash2)), Catch::Contains("efficient"));
   }
 }
 
