@@ -11,6 +11,8 @@ Sections (run in this order, bounded by --budget seconds of wall clock):
 
 Writes $OUT/results.json incrementally and $OUT/trace-*.json.gz.
 Usage: python3 calibration/runs/bench_single.py --out $OUT --budget 470 [--big]   (--big adds the 3B model)
+       python3 calibration/runs/bench_single.py --family gpt --sections B2,B3,B4 --out $OUT --budget 200
+       (GPT-2-style models 124M..1.5B, results_gpt.json)
 """
 import argparse
 import gzip
@@ -24,7 +26,7 @@ import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
-from common import Results, build_llama, env_info, free_cuda, stats  # noqa: E402
+from common import GPT_VOCAB, Results, build_gpt, build_llama, env_info, free_cuda, stats  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--out", required=True)
@@ -32,7 +34,11 @@ ap.add_argument("--budget", type=float, default=470.0)
 ap.add_argument("--big", action="store_true", help="also the ~3B model (H200)")
 ap.add_argument("--sections", default="A,B1,B2,B3,B4,C,B5")
 ap.add_argument("--smoke", action="store_true", help="tiny sizes, for a CPU-less syntax/logic check")
+ap.add_argument("--family", choices=["llama", "gpt"], default="llama",
+                help="gpt: GPT-2-style models (common.GPT_CFGS) in sections B2/B3/B4, written to results_gpt.json")
 args = ap.parse_args()
+GPT = args.family == "gpt"
+VOCAB = GPT_VOCAB if GPT else 32000
 
 T0 = time.time()
 os.makedirs(args.out, exist_ok=True)
@@ -53,7 +59,7 @@ def log(*a):
 
 torch.backends.cuda.matmul.allow_tf32 = False
 torch.backends.cudnn.allow_tf32 = False
-R = Results(os.path.join(args.out, "results.json"), env_info({"budget_s": args.budget, "sections": args.sections}))
+R = Results(os.path.join(args.out, "results_gpt.json" if GPT else "results.json"), env_info({"budget_s": args.budget, "sections": args.sections}))
 R.note("torch.backends.cuda.matmul.allow_tf32=False, cudnn.allow_tf32=False for the whole run (fp32 is true fp32)")
 log("env", R.data["env"]["gpus"], R.data["env"]["torch"], R.data["env"].get("cpu_model"))
 dev = torch.device("cuda")
@@ -102,11 +108,14 @@ def event_samples(fn, warmup, iters, flush=None):
 def make_train(name, batch, seq, precision="amp", fused=False, layers=None):
     """precision: 'amp' = fp32 weights + autocast bf16; 'bf16' = bf16 weights and AdamW states."""
     dtype = torch.float32 if precision == "amp" else torch.bfloat16
-    model, nparams = build_llama(name, dtype=dtype, layers=layers, max_seq=max(seq, 2048))
+    if GPT:
+        model, nparams = build_gpt(name, dtype=dtype, layers=layers, max_seq=max(seq, 1024))
+    else:
+        model, nparams = build_llama(name, dtype=dtype, layers=layers, max_seq=max(seq, 2048))
     opt = torch.optim.AdamW(model.parameters(), lr=1e-4, weight_decay=0.1,
                             fused=True if fused else None, foreach=None if fused else True)
-    x = torch.randint(0, 32000, (batch, seq), device=dev)
-    y = torch.randint(0, 32000, (batch, seq), device=dev)
+    x = torch.randint(0, VOCAB, (batch, seq), device=dev)
+    y = torch.randint(0, VOCAB, (batch, seq), device=dev)
 
     def step():
         if precision == "amp":
@@ -570,6 +579,10 @@ SIZES = ["125m", "350m", "1b"] + (["3b"] if args.big else [])
 # name -> (middle batch, seq) and the batch list
 MID = {"125m": (4, 1024), "350m": (4, 1024), "1b": (4, 2048), "3b": (4, 2048)}
 BATCHES = {"125m": [1, 4, 8], "350m": [1, 4, 8], "1b": [1, 4, 8], "3b": [1, 4, 8]}
+if GPT:
+    SIZES = ["gpt124m", "gpt355m", "gpt774m", "gpt1.5b"]
+    MID = {n: (4, 1024) for n in SIZES}
+    BATCHES = {n: [1, 4, 8] for n in SIZES}
 if args.smoke:
     MID = {k: (1, 64) for k in MID}
     BATCHES = {k: [1, 2] for k in BATCHES}
@@ -608,20 +621,26 @@ def section_B5(reserve):
 # ------------------------------------------------------------------------------------------------
 
 def section_B3():
+    for name in (["gpt124m", "gpt1.5b"] if GPT else ["1b"]):
+        infer_model(name)
+
+
+def infer_model(name):
     try:
-        model, nparams = build_llama("1b", dtype=torch.bfloat16, layers=2 if args.smoke else None)
+        build = build_gpt if GPT else build_llama
+        model, nparams = build(name, dtype=torch.bfloat16, layers=2 if args.smoke else None)
         model.eval()
     except Exception as e:
         R.err("B3 build", e)
         return
     for batch in (1, 16):
         for seq in (1, 512):
-            key = "1b_b%d_s%d" % (batch, seq)
+            key = "%s_b%d_s%d" % (name, batch, seq)
             if left() < 45:
                 R.skip("B_infer " + key, "time budget")
                 continue
             try:
-                x = torch.randint(0, 32000, (batch, seq), device=dev)
+                x = torch.randint(0, VOCAB, (batch, seq), device=dev)
 
                 def fwd():
                     with torch.no_grad():
@@ -640,7 +659,7 @@ def section_B3():
                     static_out = fwd()  # noqa: F841
                 ev_g = event_samples(g.replay, 3, 20)
                 wl_g = wall_samples(g.replay, 0, 10)
-                meta = {"model": "1b", "params": nparams, "batch": batch, "seq": seq,
+                meta = {"model": name, "params": nparams, "batch": batch, "seq": seq,
                         "what": "full-sequence forward without KV cache (seq 1 = single-token forward, decode-like)",
                         "precision": "bf16 weights, no_grad", "logits": "all positions",
                         "eager_event_ms_samples": ev_e, "eager_event_ms": stats(ev_e),

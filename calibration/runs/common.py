@@ -260,3 +260,84 @@ def free_cuda():
     gc.collect()
     torch.cuda.synchronize()
     torch.cuda.empty_cache()
+
+
+# ----------------------------------------------------------------------------------------------
+# GPT-2-style decoder (HF-GPT2-like eager implementation)
+# ----------------------------------------------------------------------------------------------
+
+class GPTAttention(nn.Module):
+    def __init__(self, d, nh):
+        super().__init__()
+        self.nh, self.hd = nh, d // nh
+        self.c_attn = nn.Linear(d, 3 * d)  # fused QKV with bias (HF's Conv1D is an addmm too)
+        self.c_proj = nn.Linear(d, d)
+
+    def forward(self, x):
+        b, s, d = x.shape
+        q, k, v = self.c_attn(x).split(d, dim=2)
+        q = q.view(b, s, self.nh, self.hd).transpose(1, 2)
+        k = k.view(b, s, self.nh, self.hd).transpose(1, 2)
+        v = v.view(b, s, self.nh, self.hd).transpose(1, 2)
+        o = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        return self.c_proj(o.transpose(1, 2).reshape(b, s, d))
+
+
+class GPTBlock(nn.Module):
+    def __init__(self, d, nh):
+        super().__init__()
+        self.ln_1 = nn.LayerNorm(d)
+        self.attn = GPTAttention(d, nh)
+        self.ln_2 = nn.LayerNorm(d)
+        self.c_fc = nn.Linear(d, 4 * d)
+        self.act = nn.GELU(approximate="tanh")  # GPT-2's gelu_new
+        self.c_proj = nn.Linear(4 * d, d)
+
+    def forward(self, x):
+        x = x + self.attn(self.ln_1(x))
+        return x + self.c_proj(self.act(self.c_fc(self.ln_2(x))))
+
+
+class GPT(nn.Module):
+    """GPT-2: learned absolute positions, LayerNorm, GELU MLP, biases, lm_head tied to the token
+    embedding, no dropout (p=0: no dropout kernels)."""
+
+    def __init__(self, d, layers, nh, vocab=50257, max_seq=1024):
+        super().__init__()
+        self.wte = nn.Embedding(vocab, d)
+        self.wpe = nn.Embedding(max_seq, d)
+        self.h = nn.ModuleList([GPTBlock(d, nh) for _ in range(layers)])
+        self.ln_f = nn.LayerNorm(d)
+        self.lm_head = nn.Linear(d, vocab, bias=False)
+        self.lm_head.weight = self.wte.weight
+
+    def forward(self, idx, targets=None):
+        pos = torch.arange(idx.size(1), device=idx.device)
+        x = self.wte(idx) + self.wpe(pos)
+        for blk in self.h:
+            x = blk(x)
+        logits = self.lm_head(self.ln_f(x))
+        if targets is None:
+            return logits
+        return F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))
+
+
+# name -> (d, layers, heads): GPT-2 small, medium, large, XL; vocab 50257, 1024 positions
+GPT_CFGS = {
+    "gpt124m": (768, 12, 12),
+    "gpt355m": (1024, 24, 16),
+    "gpt774m": (1280, 36, 20),
+    "gpt1.5b": (1600, 48, 25),
+}
+GPT_VOCAB = 50257
+
+
+def build_gpt(name, dtype=torch.float32, layers=None, max_seq=1024):
+    d, L, nh = GPT_CFGS[name]
+    if layers is not None:
+        L = layers
+    with torch.device("cuda"):
+        m = GPT(d, L, nh, vocab=GPT_VOCAB, max_seq=max_seq)
+    m = m.to(dtype)
+    nparams = sum(p.numel() for p in m.parameters())  # the tied weight counted once
+    return m, nparams
