@@ -99,7 +99,7 @@ SCENARIO("gradient accumulation and clipping add their kernels") {
   const size_t params = wl::llama_parameter_numels(c).size();
   CHECK(count(two.workload, ".grad_accumulate") - 2 * count(one.workload, ".grad_accumulate") == params);
   CHECK(count(two.workload, "foreach_norm") > 0);
-  CHECK(count(two.workload, "embed_grad_sort") == 12);
+  CHECK(count(two.workload, "embed_grad_rows") == 2);  // 256 indices: the one-kernel path
   CHECK(two.items == 2 * one.items);
 }
 
@@ -109,4 +109,17 @@ SCENARIO("every backward kernel is issued by the autograd engine, every forward 
     CHECK(k.host[wl::HostCategory::launch] == 1);
     if (k.name.find(".bwd.") != std::string::npos) CHECK(k.host[wl::HostCategory::op_dispatch] == 0);
   }
+}
+
+SCENARIO("embedding backward sorts its indices above 3072 of them, as PyTorch does") {
+  const auto c = tiny_llama();
+  auto o = train(wl::Precision::bf16);
+  o.batch = 24;  // 24 x 128 = 3072 indices: one kernel over the rows
+  const auto at = wl::generate_training_step(c, o).workload;
+  CHECK(count(at, "embed_grad_rows") == 1);
+  CHECK(count(at, "embed_grad_sort") == 0);
+  o.seq = 129;  // 3096 indices
+  const auto over = wl::generate_training_step(c, o).workload;
+  CHECK(count(over, "embed_grad_rows") == 0);
+  CHECK(count(over, "embed_grad_sort") == 6);
 }

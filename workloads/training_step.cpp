@@ -163,13 +163,21 @@ class StepBuilder {
   void forward(const std::string& micro) {
     k_.scope(micro);
     module();  // the model
-    fwd("embed", EmbeddingOp{c_.vocab, c_.d_model, Count(T_), P_}, true);
+    if (!gpt()) {
+      fwd("embed", EmbeddingOp{c_.vocab, c_.d_model, Count(T_), P_}, true);
+    } else {  // token and learned position embeddings (torch.arange for the positions), summed
+      fwd("positions_arange", ew(double(o_.seq), DataType::fp32, DataType::fp32, 0, 0));
+      fwd("wte", EmbeddingOp{c_.vocab, c_.d_model, Count(T_), P_}, true);
+      module();
+      fwd("wpe", EmbeddingOp{c_.max_positions, c_.d_model, Count(o_.seq), P_}, true);
+      fwd("add_positions", ew(T_ * d_, P_, R_, 2));
+    }
     for (int l = 0; l < c_.layers; ++l) {
       k_.scope(micro);
-      layer_forward(l);
+      gpt() ? gpt_layer_forward(l) : layer_forward(l);
     }
     k_.scope(micro);
-    rmsnorm("final_norm.");
+    gpt() ? layernorm("ln_f.") : rmsnorm("final_norm.");
     linear("lm_head", d_, V_, R_);
     if (o_.mode != Mode::train) return;  // a forward returning every position's logits
     // F.cross_entropy: autocast runs it in fp32 (the logits' upcast), pure 16-bit in the logits' type.
@@ -178,6 +186,99 @@ class StepBuilder {
     fwd("log_softmax", RowOp{RowOpKind::softmax, Count(T_), Count(V_), L()});
     fwd("nll_loss", reduce(1, T_, L()));
     if (o_.grad_accum > 1) fwd("loss_div_accum", ew(1, L(), L()));
+  }
+
+  // ---- GPT-2 (calibration/runs/common.py GPT) -------------------------------------------------
+  // nn.LayerNorm: one kernel; autocast runs layer_norm in fp32 (fp32 in and out under amp).
+  void layernorm(const std::string& p) {
+    module();
+    fwd(p + "layer_norm", RowOp{RowOpKind::layernorm, Count(std::llround(T_)), Count(std::llround(d_)), R_}, true);
+  }
+  // nn.Linear with a bias: F.linear flattens the 3-D input into one addmm (cuBLASLt, the bias in
+  // the epilogue); autocast also casts the bias.
+  void linear_bias(const std::string& name, double in, double out, DataType x) {
+    module();
+    if (amp_) {
+      cast(name + ".cast_in", T_ * in, x, C_);
+      fwd(name + ".cast_w", ew(in * out, P_, C_, 1, 0));
+      fwd(name + ".cast_b", ew(out, P_, C_, 1, 0));
+    }
+    dispatch();  // the flattening view
+    fwd(name, mm(T_, out, in, C_), true);
+  }
+  void gpt_layer_forward(int l) {
+    const std::string p = "l" + std::to_string(l) + ".";
+    module();  // Block
+    layernorm(p + "ln_1.");
+    module();  // attention
+    linear_bias(p + "c_attn", d_, 3 * d_, R_);
+    dispatch(7);  // split, three views, three transposes
+    fwd(p + "sdpa", attention_op(false), true);
+    dispatch();  // transpose
+    fwd(p + "attn_out_reshape", ew(T_ * d_, C_, C_, 1, 0, false));
+    linear_bias(p + "attn.c_proj", d_, d_, C_);
+    fwd(p + "residual1", ew(T_ * d_, R_, R_, 2));
+    layernorm(p + "ln_2.");
+    linear_bias(p + "c_fc", d_, ffn_, R_);
+    module();  // nn.GELU(approximate="tanh")
+    fwd(p + "gelu", ew(T_ * ffn_, C_, C_, 1, 10));
+    linear_bias(p + "mlp.c_proj", ffn_, d_, C_);
+    fwd(p + "residual2", ew(T_ * d_, R_, R_, 2));
+  }
+  void linear_bias_backward(const std::string& name, double in, double out, DataType x) {
+    bwd(name + ".dgrad", mm(T_, in, out, C_), true, true);
+    bwd(name + ".wgrad", mm(out, in, T_, C_), false, true);
+    bwd(name + ".bgrad_sum", reduce(out, T_, C_), false);
+    if (amp_) {
+      bwd(name + ".wgrad_to_fp32", ew(in * out, C_, P_, 1, 0));
+      bwd(name + ".bgrad_to_fp32", ew(out, C_, P_, 1, 0));
+      cast(name + ".dgrad_to_input", T_ * in, C_, x, true);
+    }
+    accumulate_grad(name + ".weight", in * out);
+    accumulate_grad(name + ".bias", out);
+  }
+  // layer_norm_backward: the input-gradient kernel and the weight/bias-gradient reduction.
+  void layernorm_backward(const std::string& p) {
+    const double n = T_ * d_;
+    bwd(p + "layer_norm_grad_input", ew(n, R_, R_, 2, 8), true, true);
+    bwd(p + "layer_norm_grad_weight_bias", reduce(2 * d_, T_, DataType::fp32), false);
+    accumulate_grad(p + "weight", d_);
+    accumulate_grad(p + "bias", d_);
+  }
+  void gpt_layer_backward(int l) {
+    const std::string p = "l" + std::to_string(l) + ".bwd.";
+    const double n = T_ * d_;
+    if (amp_) bwd(p + "residual2_grad_to_bf16", ew(n, R_, C_, 1, 0));
+    linear_bias_backward(p + "mlp.c_proj", ffn_, d_, C_);
+    bwd(p + "gelu_grad", ew(T_ * ffn_, C_, C_, 2, 15));
+    linear_bias_backward(p + "c_fc", d_, ffn_, R_);
+    layernorm_backward(p + "ln_2.");
+    bwd(p + "residual_grad_accumulate1", ew(n, R_, R_, 2));
+    if (amp_) bwd(p + "residual1_grad_to_bf16", ew(n, R_, C_, 1, 0));
+    linear_bias_backward(p + "attn.c_proj", d_, d_, C_);
+    node();  // reshape
+    bwd(p + "attn_out_grad_contiguous", ew(n, C_, C_, 1, 0, false));
+    bwd(p + "sdpa_grad", attention_op(true), true, true);
+    node(6);  // transposes and views of q, k, v
+    bwd(p + "split_grad_cat", ew(3 * n, C_, C_, 1, 0, false));  // SplitBackward: the three grads into one
+    linear_bias_backward(p + "c_attn", d_, 3 * d_, R_);
+    layernorm_backward(p + "ln_1.");
+    bwd(p + "residual_grad_accumulate2", ew(n, R_, R_, 2));
+  }
+  // embedding_dense_backward: a zeroed weight gradient, then one kernel over the rows for up to
+  // 3072 indices, else sort the indices, segment offsets, per-segment sums, scatter.
+  void embedding_backward(const std::string& name, double rows, double indices) {
+    bwd(name + "_grad_zero", ew(rows * d_, P_, P_, 0));
+    if (indices <= 3072) {
+      bwd(name + "_grad_rows", ew(indices * d_, P_, P_, 1), false);
+      return;
+    }
+    for (int i = 0; i < 6; ++i)
+      bwd(name + "_grad_sort" + std::to_string(i), ew(2 * indices, DataType::fp32, DataType::fp32, 2), false);
+    for (int i = 0; i < 4; ++i)
+      bwd(name + "_grad_segments" + std::to_string(i), ew(indices, DataType::fp32, DataType::fp32, 2), false);
+    bwd(name + "_grad_segment_sums", ew(indices * d_, C_, DataType::fp32, 1), false);
+    bwd(name + "_grad_scatter", ew(indices * d_, DataType::fp32, P_, 1), false);
   }
 
   // ---- backward ---------------------------------------------------------------------------------
@@ -265,22 +366,21 @@ class StepBuilder {
     bwd("log_softmax_grad", ew(T_ * V_, L(), L(), 2, 3));
     cast("logits_grad_to_bf16", T_ * V_, L(), C_, true);
     linear_backward("lm_head", d_, V_, R_);
-    rmsnorm_backward("final_norm.");
+    gpt() ? layernorm_backward("ln_f.") : rmsnorm_backward("final_norm.");
     for (int l = c_.layers - 1; l >= 0; --l) {
       k_.scope(micro);
-      layer_backward(l);
+      gpt() ? gpt_layer_backward(l) : layer_backward(l);
     }
     k_.scope(micro);
-    // embedding_dense_backward: zeroed weight gradient, sort the indices, segment offsets, per-
-    // segment sums, scatter into the weight rows.
-    bwd("embed_grad_zero", ew(V_ * d_, P_, P_, 0));
-    for (int i = 0; i < 6; ++i)
-      bwd("embed_grad_sort" + std::to_string(i), ew(2 * T_, DataType::fp32, DataType::fp32, 2), false);
-    for (int i = 0; i < 4; ++i)
-      bwd("embed_grad_segments" + std::to_string(i), ew(T_, DataType::fp32, DataType::fp32, 2), false);
-    bwd("embed_grad_segment_sums", ew(T_ * d_, C_, DataType::fp32, 1), false);
-    bwd("embed_grad_scatter", ew(T_ * d_, DataType::fp32, P_, 1), false);
-    accumulate_grad("embed", V_ * d_);
+    if (gpt()) {  // the position embedding's gradient summed over the batch (broadcast add)
+      if (o_.batch > 1) bwd("wpe_grad_batch_sum", reduce(double(o_.seq) * d_, double(o_.batch), P_));
+      embedding_backward("wpe", double(c_.max_positions), double(o_.seq));
+      accumulate_grad("wpe", double(c_.max_positions) * d_);
+    }
+    embedding_backward("embed", V_, T_);
+    // A tied embedding already got lm_head's gradient: the engine adds the two.
+    if (c_.tied_embeddings) bwd("embed_grad_tied_add", ew(V_ * d_, P_, P_, 2), false);
+    else accumulate_grad("embed", V_ * d_);
   }
 
   // ---- optimizer --------------------------------------------------------------------------------
@@ -358,6 +458,7 @@ class StepBuilder {
 
  private:
   DataType L() const { return amp_ || C_ == DataType::fp32 ? DataType::fp32 : C_; }  // loss math type
+  bool gpt() const { return !c_.rope; }  // GPT-2 style: learned positions, LayerNorm, GELU, biases
   Op attention_op(bool backward) const {
     AttentionOp a;
     a.batch = o_.batch;
@@ -440,16 +541,34 @@ std::vector<double> llama_parameter_numels(const TransformerConfig& c) {
   return out;
 }
 
+std::vector<double> gpt_parameter_numels(const TransformerConfig& c) {
+  const double d = double(c.d_model), ffn = double(c.ffn), v = double(c.vocab);
+  std::vector<double> out{v * d, double(c.max_positions) * d};
+  for (int l = 0; l < c.layers; ++l)
+    for (double n : {d, d, d * 3 * d, 3 * d, d * d, d, d, d, d * ffn, ffn, ffn * d, d}) out.push_back(n);
+  out.push_back(d);
+  out.push_back(d);
+  if (!c.tied_embeddings) out.push_back(v * d);
+  return out;
+}
+
 GeneratedModel generate_training_step(const TransformerConfig& c, const GenerateOptions& o) {
-  if (!c.decoder || !c.rope || !c.swiglu || !c.rmsnorm)
+  const bool llama_style = c.decoder && c.rope && c.swiglu && c.rmsnorm;
+  const bool gpt_style = c.decoder && !c.rope && !c.swiglu && !c.rmsnorm && c.bias && !c.moe() &&
+                         c.kv_heads == c.heads && c.head_dim() * c.heads == c.d_model;
+  if (!llama_style && !gpt_style)
     throw InputError(SourceLocation{"--precision"}, "precision",
                      c.name +
                          ": the PyTorch training step (--precision) is built for Llama-style decoders "
-                         "(RoPE, SwiGLU, RMSNorm); use --dtype for other models");
+                         "(RoPE, SwiGLU, RMSNorm) and GPT-2-style ones (learned positions, GELU, "
+                         "LayerNorm, biases); use --dtype for other models");
+  if (gpt_style && o.seq > c.max_positions)
+    throw InputError(SourceLocation{"--seq"}, "seq",
+                     c.name + ": longer than the model's learned positions (max_positions)");
   if (o.mode != Mode::train && o.mode != Mode::prefill)
     throw InputError(SourceLocation{"--precision"}, "precision", "goes with --mode train or prefill");
   StepBuilder b(c, o);
-  b.numels_ = llama_parameter_numels(c);
+  b.numels_ = gpt_style ? gpt_parameter_numels(c) : llama_parameter_numels(c);
   const bool train = o.mode == Mode::train;
   for (int m = 0; m < (train ? o.grad_accum : 0); ++m) {
     b.set_micro(m);
@@ -467,7 +586,9 @@ GeneratedModel generate_training_step(const TransformerConfig& c, const Generate
   out.parameters = params;
   const double T = double(o.batch) * double(o.seq);
   out.items = T * (train ? o.grad_accum : 1);
-  const double matmul_params = params - double(c.vocab) * c.d_model;  // the embedding gathers
+  // Weights that GEMMs use: all but the embedding gathers (a tied table is the lm_head too).
+  const double matmul_params = params - (c.tied_embeddings ? 0 : double(c.vocab) * c.d_model) -
+                               (gpt_style ? double(c.max_positions) * c.d_model : 0);
   const double attention = 4.0 * c.layers * double(o.seq) * c.heads * c.head_dim() * 0.5;
   out.useful_flops = (train ? 3 : 1) * (2 * matmul_params + attention) * out.items;
 
@@ -477,7 +598,7 @@ GeneratedModel generate_training_step(const TransformerConfig& c, const Generate
   auto& mem = out.memory;
   mem.weights = params * p;
   if (o.precision == Precision::amp)
-    mem.weights += (params - double(c.vocab) * c.d_model) * e;  // autocast copies
+    mem.weights += matmul_params * e;  // autocast copies
   mem.gradients = train ? params * p : 0;
   const double states = o.optimizer == Optimizer::sgd ? 0 : 2;
   // foreach AdamW also holds the denominator list (one state's size) during the step.
@@ -486,8 +607,10 @@ GeneratedModel generate_training_step(const TransformerConfig& c, const Generate
   const double kv = double(c.kv_heads) * c.head_dim();
   // Saved per token and layer: norm inputs and fp32 internals, the casts and projections, RoPE
   // pieces, repeated K/V, attention output, the MLP's gate, up, activation and product.
-  const double per_token_layer = 2 * d * r + 2 * 2 * d * 4 + (o.precision == Precision::amp ? 5 * d * e : 0) +
-                                 (q + 2 * kv) * e * 2 + 2 * q * e + 2 * q * e + 4 * ffn * e;
+  const double per_token_layer =
+      gpt_style ? 4 * d * r + (o.precision == Precision::amp ? 2 * d * e : 0) + 3 * d * e + 2 * d * e + 2 * ffn * e
+                : 2 * d * r + 2 * 2 * d * 4 + (o.precision == Precision::amp ? 5 * d * e : 0) +
+                      (q + 2 * kv) * e * 2 + 2 * q * e + 2 * q * e + 4 * ffn * e;
   mem.activations = train ? per_token_layer * T * c.layers : 2 * T * std::max(2 * ffn, 3 * d) * e;
   const double loss_bytes = o.precision == Precision::amp ? 4 : e;
   mem.activations += T * double(c.vocab) * (e + 2 * loss_bytes);  // logits, fp32 copy, its gradient

@@ -1,5 +1,6 @@
 #pragma once
-// A transformer training step as eager PyTorch runs an HF-style Llama (calibration/runs/common.py):
+// A transformer training step as eager PyTorch runs an HF-style Llama or a GPT-2 (LayerNorm, fused
+// c_attn with bias, GELU, learned positions, tied lm_head; calibration/runs/common.py):
 // RMSNorm as its pointwise ops, separate q/k/v and gate/up projections, rotate-half RoPE,
 // repeat_kv copies, SDPA, cross-entropy (with the fp32 upcast of the logits under autocast),
 // embedding backward as PyTorch does it (sort, segment reduce, scatter), every autograd node's
@@ -20,5 +21,8 @@ namespace gpucast::wl {
 // Parameter tensors of an HF-style Llama in model.parameters() order (embedding, per layer: norm,
 // q, k, v, o, norm, gate, up, down; final norm; lm_head unless tied).
 [[nodiscard]] std::vector<double> llama_parameter_numels(const TransformerConfig& c);
+// The same for a GPT-2-style model (token and position embeddings, per layer: ln_1 weight and
+// bias, c_attn weight and bias, attention c_proj, ln_2, c_fc, MLP c_proj; ln_f; lm_head unless tied).
+[[nodiscard]] std::vector<double> gpt_parameter_numels(const TransformerConfig& c);
 
 }  // namespace gpucast::wl

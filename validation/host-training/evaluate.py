@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Host time and training steps: gpucast against helper-1's measured eager PyTorch runs.
 
-Reads validation/runs/<gpu>/results.json (calibration/runs/bench_single.py: B_train, B_infer),
+Reads validation/runs/<gpu>/results.json and results_gpt.json (calibration/runs/bench_single.py:
+B_train, B_infer; Llama-style and GPT-2-style models),
 predicts each run with `gpucast predict` on the same GPU and the same host profile
 (hardware/catalog/hosts/<gpu-box>.toml), and prints per-run errors and MAPE for the dev split
 (batch 4 of each model: the set host figures may be tuned on) and the test split (every other run).
@@ -34,17 +35,29 @@ def ms(v):
     return v["median"] if isinstance(v, dict) else v
 
 
+def model_file(name):
+    # results.json names the Llama-style models "125m".."3b"; results_gpt.json the GPT-2-style "gpt124m"..
+    if name.startswith("gpt"):
+        return os.path.join(MODELS, "gpt-%s.toml" % name[3:])
+    return os.path.join(MODELS, "llama-%s.toml" % name)
+
+
 def runs(gpu):
-    path = os.path.join(ROOT, "validation", "runs", gpu, "results.json")
-    if not os.path.exists(path):
-        return []
-    r = json.load(open(path))["results"]
+    out = []
+    for fname in ("results.json", "results_gpt.json"):
+        path = os.path.join(ROOT, "validation", "runs", gpu, fname)
+        if os.path.exists(path):
+            out += runs_of(json.load(open(path))["results"])
+    return out
+
+
+def runs_of(r):
     out = []
     for key, v in r.get("B_train", {}).items():
         if "step_ms" not in v:
             continue
         opt = "adamw-fused" if "fused" in v["optimizer"] else "adamw"
-        args = ["--model", os.path.join(MODELS, "llama-%s.toml" % v["model"]), "--mode", "train", "--batch",
+        args = ["--model", model_file(v["model"]), "--mode", "train", "--batch",
                 str(v["batch"]), "--seq", str(v["seq"]), "--precision", v["precision"], "--optimizer", opt]
         split = "dev" if v["batch"] == 4 else "test"
         out.append(("train", key, args, ms(v["step_ms"]), split))
@@ -52,8 +65,10 @@ def runs(gpu):
         if "eager_event_ms" not in v:
             continue
         # A full-sequence forward returning every position's logits, no KV cache.
-        base = ["--model", os.path.join(MODELS, "llama-%s.toml" % v["model"]), "--mode", "prefill", "--batch",
+        base = ["--model", model_file(v["model"]), "--mode", "prefill", "--batch",
                 str(v["batch"]), "--seq", str(v["seq"]), "--precision", "bf16"]
+        if not key.startswith(v["model"]):
+            key = v["model"] + "_" + key
         out.append(("infer-eager", key, base, ms(v["eager_wall_ms"]), "test"))
         out.append(("infer-graph", key, base + ["--launch", "graph"], ms(v["graph_wall_ms"]), "test"))
     return out
@@ -65,6 +80,7 @@ def main():
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--fit", action="store_true",
                     help="print the dev-split MAPE of framework.model_factor 1.0..2.6 per machine (the tuning)")
+    ap.add_argument("--only", default="", help="only runs whose key contains this text (e.g. gpt)")
     a = ap.parse_args()
     if a.fit:
         for gpu, host in MACHINES.items():
@@ -85,6 +101,8 @@ def main():
     rows = []
     for gpu, host in MACHINES.items():
         for kind, key, args, measured, split in runs(gpu):
+            if a.only not in key:
+                continue
             try:
                 p = predict(a.gpucast, gpu, host, args)
             except RuntimeError as e:
