@@ -82,6 +82,13 @@ constexpr double kEpilogueBytesPerCycle = 64;
 constexpr double kEpilogueExposedShare = 0.5;
 // Libraries never pick tiles more than twice the problem along a side (beyond 64).
 constexpr double kMaxTileOvershoot = 2;
+// Operands whose rows are not 16-byte aligned (a leading dimension that is no multiple of 8 bf16
+// elements, e.g. GPT-2's vocabulary of 50257) cannot use the tensor-memory-accelerator and wgmma
+// kernels: cuBLAS falls back to narrow-load mma.sync kernels. Their tensor rate over the aligned
+// GEMM's: a fit on the dev split (the GPU-bound batch-4 GPT-2 1.5B training steps on the H100,
+// validation/host-training/evaluate.py, steps of 0.05; mean error 1.5%). Not measured directly:
+// calibration/runs/bench_gemm_align.py measures it, but was not run (the device was busy).
+constexpr double kMisalignedEfficiency = 0.15;
 
 Pipe pipe_for(DataType t, const device::Device& gpu) {
   if (t == DataType::fp64) return Pipe::fp64;
@@ -131,6 +138,9 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
   const double l2_reuse_bytes = gpu.l2_reuse_bytes();
   const int sms = gpu.sms();
   const auto& tiles = !tensor ? simt_tiles() : g.in == DataType::tf32 ? tf32_tiles() : tensor_tiles();
+  // gpucast's GEMMs are row-major with n and k the contiguous dimensions of the operands.
+  const double align = 16.0 / e_in;
+  const bool misaligned = tensor && (std::fmod(g.n, align) != 0 || std::fmod(g.k, align) != 0);
 
   std::vector<PlanOption> options;
   for (const Tile& t : tiles) {
@@ -169,7 +179,9 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
       k.pipe_flops = 2 * t.tm * t.tn * k_exec;
       // wgmma needs 64 rows per warpgroup: a side narrower than 64 wastes tensor-core issue.
       const double narrow = std::min(t.tm, t.tn);
-      k.pipe_efficiency = g.efficiency * std::min(1.0, narrow / gpu.tensor_tile_rows());
+      k.pipe_efficiency = g.efficiency * std::min(1.0, narrow / gpu.tensor_tile_rows()) *
+                          (misaligned ? kMisalignedEfficiency : 1.0);
+      if (misaligned) k.name += " unaligned";
       const double out_tile_bytes = t.tm * t.tn * (split > 1 ? 4.0 : e_out);
       // On Hopper and later, large tensor-core tiles run as 2-CTA clusters that multicast the A
       // tile to both CTAs (thread-block clusters do not exist before compute capability 9).

@@ -284,7 +284,9 @@ class StepBuilder {
   // ---- backward ---------------------------------------------------------------------------------
   void linear_backward(const std::string& name, double in, double out, DataType x) {
     bwd(name + ".dgrad", mm(T_, in, out, C_), true, true);
-    bwd(name + ".wgrad", mm(out, in, T_, C_), false, true);
+    // The weight gradient grad_out^T @ x; the lm_head's is written with the vocabulary as the
+    // contiguous dimension (n), as the logits' gradient has it.
+    bwd(name + ".wgrad", name == "lm_head" ? mm(in, out, T_, C_) : mm(out, in, T_, C_), false, true);
     if (amp_) {
       bwd(name + ".wgrad_to_fp32", ew(in * out, C_, P_, 1, 0));  // ToCopyBackward of the weight cast
       cast(name + ".dgrad_to_input", T_ * in, C_, x, true);

@@ -112,7 +112,20 @@ constexpr AttentionSignature kAttention[] = {
     {"_scaled_dot_product_cudnn_attention_backward", 1, 14, true},
 };
 
-std::optional<wl::Op> recognize_attention(const std::string& n, const CpuOp& op) {
+// The SDPA backend that ran: from the backend-specific op, else from the kernel's name
+// (FlashAttention-2 kernels "flash_fwd"/"flash_bwd", the memory-efficient "fmha_cutlass", cuDNN's
+// "cudnn"); the math backend launches no fused kernel and is never recognized here.
+wl::AttentionBackend traced_backend(const std::string& n, const std::string& kernel) {
+  if (has(n, "flash")) return wl::AttentionBackend::flash2;
+  if (has(n, "efficient")) return wl::AttentionBackend::efficient;
+  if (has(n, "cudnn")) return wl::AttentionBackend::cudnn;
+  if (has(kernel, "flash_fwd") || has(kernel, "flash_bwd")) return wl::AttentionBackend::flash2;
+  if (has(kernel, "fmha_cutlass") || has(kernel, "efficient_attention")) return wl::AttentionBackend::efficient;
+  if (has(kernel, "cudnn")) return wl::AttentionBackend::cudnn;
+  return wl::AttentionBackend::automatic;
+}
+
+std::optional<wl::Op> recognize_attention(const std::string& n, const CpuOp& op, const std::string& kernel) {
   for (const auto& sig : kAttention) {
     if (n != sig.name) continue;
     const auto *q = shape(op, sig.query), *k = shape(op, sig.query + 1);
@@ -127,6 +140,7 @@ std::optional<wl::Op> recognize_attention(const std::string& n, const CpuOp& op)
     a.causal = concrete_true(op, sig.causal);
     a.dtype = dtype_at(op, sig.query, DataType::bf16);
     a.backward = sig.backward;
+    a.backend = traced_backend(n, kernel);
     if (a.batch <= 0 || a.heads <= 0 || a.kv_heads <= 0 || a.heads % a.kv_heads || a.seq_q <= 0 || a.seq_kv <= 0 ||
         a.head_dim <= 0)
       return std::nullopt;
@@ -391,7 +405,7 @@ std::optional<wl::Op> recognize_op(const CpuOp& op, const std::string& kernel) {
   if (!op.has_shapes) return std::nullopt;
   const std::string n = short_name(op.name);
   if (auto r = recognize_gemm(n, op, kernel)) return r;
-  if (auto r = recognize_attention(n, op)) return r;
+  if (auto r = recognize_attention(n, op, kernel)) return r;
   if (auto r = recognize_norm_softmax(n, op)) return r;
   if (auto r = recognize_conv(n, op)) return r;
   if (auto r = recognize_batch_norm(n, op)) return r;
