@@ -21,7 +21,12 @@ std::vector<PlanOption> ElementwiseModel::plan(const wl::Op& op, const device::D
   const double n = static_cast<double>(e.elements);
   const double read = n * e.inputs * bytes_per_element(e.dtype);
   const double write = n * e.outputs * bytes_per_element(e.out_dtype);
-  const bool cast = e.out_dtype != e.dtype;
+  // PyTorch's copy_ special-cases contiguous fp32 -> bf16/fp16 (autocast's weight casts, .to()):
+  // a typed, vectorized kernel (aten/src/ATen/native/cuda/Copy.cu, float-to-reduced-float path;
+  // the traces name it vectorized_elementwise_kernel). Every other cast converts dynamically.
+  const bool narrowing_copy = e.contiguous && e.dtype == DataType::fp32 &&
+                              (e.out_dtype == DataType::bf16 || e.out_dtype == DataType::fp16);
+  const bool cast = e.out_dtype != e.dtype && !narrowing_copy;
   PlanOption option;
   if (cast || !e.contiguous) {
     option.name = cast ? "unrolled elementwise (cast)" : "elementwise on strided views";

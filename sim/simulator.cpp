@@ -1,6 +1,7 @@
 #include "sim/simulator.h"
 
 #include "sim/time_attribution.h"
+#include "sim/warm_l2.h"
 
 namespace gpucast::sim {
 
@@ -24,6 +25,7 @@ Prediction Simulator::predict(const wl::Workload& w) {
   std::vector<const OpTiming*> ops;
   ops.reserve(w.size());
   p.kernels.reserve(w.size());
+  std::map<int, size_t> last_on_stream;  // the producer for sim/warm_l2.h
   for (const auto& k : w.kernels()) {
     const OpTiming* timing = nullptr;
     try {
@@ -33,6 +35,12 @@ Prediction Simulator::predict(const wl::Workload& w) {
       if (!std::holds_alternative<wl::CollectiveOp>(k.op)) throw;
       throw InputError(k.where, k.name, e.what());
     }
+    if (const auto prev = last_on_stream.find(k.stream); prev != last_on_stream.end()) {
+      const wl::Op& producer = w.kernels()[prev->second].op;
+      if (auto warm = warm_l2_timing(k.op, *timing, producer, device()))
+        timing = &warm_.try_emplace(op_key(k.op) + " <- " + op_key(producer), std::move(*warm)).first->second;
+    }
+    last_on_stream[k.stream] = ops.size();
     const OpTiming& t = *timing;
     ops.push_back(&t);
     KernelPrediction kp;

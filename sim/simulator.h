@@ -2,6 +2,7 @@
 // The simulator's front door: a GPU and a workload in, per-kernel standalone durations and the
 // workload's timeline out.
 #include <map>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,8 @@ class Simulator {
  private:
   OpPredictor predictor_;
   hw::HostSpec host_;
+  // Timings of kernels that find their input warm in the L2 (sim/warm_l2.h), by consumer and producer.
+  std::unordered_map<std::string, OpTiming> warm_;
 };
 
 }  // namespace gpucast::sim

@@ -1,0 +1,28 @@
+#pragma once
+// Producer -> consumer reuse through the L2 inside a workload. An op's standalone prediction has
+// do_bench semantics: the L2 was flushed, every input comes from DRAM. In a real step a pointwise
+// or row op usually reads what the kernel just before it on the same stream wrote; when that
+// output fits in the share of the L2 a reused set keeps (device::Device::l2_reuse_bytes,
+// `cache.l2_reuse_fraction`), the consumer reads it from the L2 instead. The one rule both
+// generated workloads and replayed traces use (sim::Simulator::predict applies it).
+#include <optional>
+
+#include "device/device.h"
+#include "sim/op_predictor.h"
+#include "workloads/op.h"
+
+namespace gpucast::sim {
+
+// Bytes the op writes to its outputs; 0 for ops the rule does not track.
+[[nodiscard]] double written_bytes(const wl::Op& op);
+// Bytes a pointwise or row op reads from its inputs; 0 for other ops (never warm consumers).
+[[nodiscard]] double input_bytes(const wl::Op& op);
+
+// The consumer's timing when `producer` (the previous kernel on its stream) left its output in the
+// L2: the bytes it reads of that output (at most its own input bytes) come at the L2's rate instead
+// of DRAM's, taken off its memory-bound time. nullopt when the rule does not apply (not a pointwise
+// or row consumer, no memory-bound time, or the producer's output does not fit).
+[[nodiscard]] std::optional<OpTiming> warm_l2_timing(const wl::Op& consumer, const OpTiming& cold,
+                                                     const wl::Op& producer, const device::Device& gpu);
+
+}  // namespace gpucast::sim

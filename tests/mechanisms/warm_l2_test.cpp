@@ -1,0 +1,63 @@
+// Producer -> consumer reuse through the L2 (sim/warm_l2.h): a pointwise kernel right after the
+// kernel that wrote its input, on the same stream, reads it from the L2 when it fits in the share
+// a reused set keeps; otherwise, or on another stream, from DRAM as its standalone prediction says.
+#include <catch2/catch.hpp>
+
+#include "sim/simulator.h"
+#include "sim/warm_l2.h"
+#include "support/gpu_builder.h"
+#include "workloads/workload_file.h"
+
+using namespace gpucast;
+
+namespace {
+// 10 MB of L2, reuse share 0.5: a reused set of up to 5 MB stays.
+hw::GpuSpec l2_gpu() { return test::gpu_builder{}.l2_mb(10).set("cache.l2_reuse_fraction", "0.5").build(); }
+
+std::string two_kernels(long elements, int second_stream) {
+  std::string k = "op = \"elementwise\"\nelements = " + std::to_string(elements) + "\ndtype = \"fp32\"\n";
+  return "[workload]\n[[kernel]]\nname = \"producer\"\n" + k + "[[kernel]]\nname = \"consumer\"\nstream = " +
+         std::to_string(second_stream) + "\n" + k;
+}
+
+double consumer_exec(long elements, int stream) {
+  sim::Simulator s(l2_gpu());
+  const auto p = s.predict(wl::read_workload_text(two_kernels(elements, stream), "w.toml"));
+  return p.kernels[1].timing->exec_us / p.kernels[0].timing->exec_us;
+}
+}  // namespace
+
+SCENARIO("a consumer whose producer's output fits in the L2's reuse share runs faster; one byte over does not") {
+  const device::Device gpu = l2_gpu();
+  const long fits = long(gpu.l2_reuse_bytes() / 4);  // fp32 elements written by the producer
+  CHECK(consumer_exec(fits, 0) < 0.9);
+  CHECK(consumer_exec(fits + 1, 0) == Approx(1.0));
+}
+
+SCENARIO("the producer must be the previous kernel on the consumer's own stream") {
+  const device::Device gpu = l2_gpu();
+  const long fits = long(gpu.l2_reuse_bytes() / 4);
+  CHECK(consumer_exec(fits, 1) == Approx(1.0));
+}
+
+SCENARIO("the hit is the smaller of what the producer wrote and what the consumer reads") {
+  wl::ElementwiseOp big, small;
+  big.elements = 1000;
+  small.elements = 10;
+  CHECK(sim::written_bytes(wl::Op{small}) == 40);
+  CHECK(sim::input_bytes(wl::Op{big}) == 4000);
+  const device::Device gpu = l2_gpu();
+  sim::OpPredictor p(gpu);
+  const auto warm = sim::warm_l2_timing(wl::Op{big}, p.predict(wl::Op{big}), wl::Op{small}, gpu);
+  REQUIRE(warm);
+  CHECK(p.predict(wl::Op{big}).dram_bytes - warm->dram_bytes == Approx(40));
+}
+
+SCENARIO("GEMMs are never warm consumers") {
+  const device::Device gpu = l2_gpu();
+  sim::OpPredictor p(gpu);
+  const wl::Op gemm{wl::GemmOp{256, 256, 256, 1, DataType::bf16, DataType::bf16}};
+  wl::ElementwiseOp e;
+  e.elements = 1000;
+  CHECK_FALSE(sim::warm_l2_timing(gemm, p.predict(gemm), wl::Op{e}, gpu));
+}
