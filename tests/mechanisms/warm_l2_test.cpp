@@ -44,6 +44,7 @@ SCENARIO("the hit is the smaller of what the producer wrote and what the consume
   wl::ElementwiseOp big, small;
   big.elements = 1000;
   small.elements = 10;
+  big.dtype = big.out_dtype = small.dtype = small.out_dtype = DataType::fp32;
   CHECK(sim::written_bytes(wl::Op{small}) == 40);
   CHECK(sim::input_bytes(wl::Op{big}) == 4000);
   const device::Device gpu = l2_gpu();
