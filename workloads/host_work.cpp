@@ -70,6 +70,20 @@ std::string_view host_category_key(HostCategory c) {
   return "";
 }
 
+std::string_view host_category_id(HostCategory c) {
+  static constexpr std::array<std::string_view, kHostCategories> kIds{
+      "module_call",    "op_dispatch", "autograd_node", "launch",       "library_call",
+      "optimizer_step", "optimizer_param", "foreach_tensor", "fused_tensor", "sync",
+      "graph_replay",   "graph_kernel", "compile_guard", "compile_launch"};
+  return kIds[size_t(c)];
+}
+
+std::optional<HostCategory> parse_host_category(std::string_view id) {
+  for (size_t i = 0; i < kHostCategories; ++i)
+    if (host_category_id(HostCategory(i)) == id) return HostCategory(i);
+  return std::nullopt;
+}
+
 bool is_library_op(const Op& op) {
   if (std::holds_alternative<GemmOp>(op) || std::holds_alternative<AttentionOp>(op) ||
       std::holds_alternative<Conv2dOp>(op) || std::holds_alternative<EmbeddingOp>(op))

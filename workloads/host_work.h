@@ -5,6 +5,7 @@
 // annotation (a workload file) gets default_host_work(): one aten op and its launch (and a
 // library call for GEMM, attention, convolution, norm and embedding ops).
 #include <array>
+#include <optional>
 #include <string_view>
 
 #include "workloads/op.h"
@@ -32,6 +33,9 @@ inline constexpr size_t kHostCategories = 14;
 [[nodiscard]] std::string_view host_category_name(HostCategory c);
 // The host key that prices the category ("framework.module_call_us").
 [[nodiscard]] std::string_view host_category_key(HostCategory c);
+// The category's name in workload files (`host = { op_dispatch = 1, launch = 1 }`): the enum's.
+[[nodiscard]] std::string_view host_category_id(HostCategory c);
+[[nodiscard]] std::optional<HostCategory> parse_host_category(std::string_view id);
 
 struct HostWork {
   std::array<double, kHostCategories> count{};

@@ -10,7 +10,30 @@
 namespace gpucast::wl {
 namespace {
 
-const std::vector<std::string> kCommonKeys{"name", "op", "after", "stream", "host_delay_us", "host_sync_at_us"};
+const std::vector<std::string> kCommonKeys{"name",          "op",  "after", "stream", "host_delay_us",
+                                           "host_sync_at_us", "host", "sync"};
+
+// `host = { op_dispatch = 1, launch = 1 }`: the host work that issues the kernel, counts per host
+// category (workloads/host_work.h), priced by the host description.
+HostWork read_host_work(const toml::node& node, const std::string& file) {
+  const auto* table = node.as_table();
+  if (!table)
+    throw InputError(location_of(node, file), "host",
+                     "expected a table of host-category counts, e.g. host = { op_dispatch = 1, launch = 1 }");
+  std::vector<std::string> ids;
+  for (size_t i = 0; i < kHostCategories; ++i) ids.emplace_back(host_category_id(HostCategory(i)));
+  HostWork h;
+  for (auto&& [key, value] : *table) {
+    const std::string id(key.str());
+    const auto c = parse_host_category(id);
+    if (!c) throw InputError(location_of(key, file), "host." + id, "unknown host category" + did_you_mean(id, ids));
+    const auto v = value.value<double>();
+    if (!v || !std::isfinite(*v) || *v < 0 || *v > 1e9)
+      throw InputError(location_of(value, file), "host." + id, "expected a count >= 0");
+    h[*c] = *v;
+  }
+  return h;
+}
 
 std::vector<std::string> allowed_keys(const OpDef& def) {
   std::vector<std::string> keys = kCommonKeys;
@@ -104,6 +127,15 @@ Kernel read_kernel(const toml::table& table, size_t index, const std::string& fi
       const auto v = node.value<double>();
       if (!v || !std::isfinite(*v) || *v < 0) throw InputError(where, name, "expected a number >= 0 (microseconds)");
       (name == "host_delay_us" ? k.host_delay_us : k.host_sync_at_us) = *v;
+      continue;
+    }
+    if (name == "host") {
+      k.host = read_host_work(node, file);
+      continue;
+    }
+    if (name == "sync") {
+      if (!node.is_boolean()) throw InputError(where, name, "expected true or false, found " + describe_type(node));
+      k.sync = node.as_boolean()->get();
       continue;
     }
     if (name == "after") {
@@ -235,6 +267,17 @@ std::string write_workload(const Workload& w) {
     if (k.stream != 0) out << "stream = " << k.stream << "\n";
     if (k.host_delay_us) out << "host_delay_us = " << toml_value(ParamValue{*k.host_delay_us}) << "\n";
     if (k.host_sync_at_us) out << "host_sync_at_us = " << toml_value(ParamValue{*k.host_sync_at_us}) << "\n";
+    if (!k.host.empty()) {
+      out << "host = {";
+      const char* sep = " ";
+      for (size_t i = 0; i < kHostCategories; ++i) {
+        if (k.host.count[i] == 0) continue;
+        out << sep << host_category_id(HostCategory(i)) << " = " << toml_value(ParamValue{k.host.count[i]});
+        sep = ", ";
+      }
+      out << " }\n";
+    }
+    if (k.sync) out << "sync = true\n";
     if (!k.after.empty()) {
       out << "after = [";
       for (size_t i = 0; i < k.after.size(); ++i) out << (i ? ", " : "") << toml_string(k.after[i]);
