@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/timeline.h"
 
 namespace gpucast::sim {
 
@@ -49,6 +50,21 @@ Microseconds HostIssuer::host_end_us() const {
   if (fixed_) return fixed_->empty() ? 0.0 : fixed_->back();
   if (w_.launch() == wl::LaunchMode::graph) return costs_.graph_replay_us;
   return host_ + w_.host_tail_us().value_or(0.0);
+}
+
+Timeline schedule_replayed_host(const wl::Workload& w, const std::vector<const OpTiming*>& ops,
+                                device::BytesPerUs dram, const device::LaunchCosts& costs, HostTimeline& h) {
+  Timeline t = schedule(w, ops, dram, costs);
+  h = HostTimeline{};
+  h.begin_us.assign(w.size(), 0);
+  h.issue_us.assign(w.size(), 0);
+  h.cost.assign(w.size(), HostSplit{});
+  for (size_t i = 0; i < w.size(); ++i) h.begin_us[i] = h.issue_us[i] = t.kernels[i].issue_us;
+  h.stall_us = t.host_sync_wait_us;
+  h.busy_us = std::max(0.0, t.host_us - t.host_sync_wait_us);
+  for (const auto& k : w.kernels()) h.delay_us += k.host_delay_us.value_or(0.0);
+  h.end_us = t.host_us;
+  return t;
 }
 
 }  // namespace gpucast::sim

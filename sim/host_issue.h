@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "device/launch_costs.h"
+#include "sim/host_timeline.h"
 #include "sim/op_predictor.h"
 #include "workloads/workload.h"
 
@@ -43,5 +44,12 @@ class HostIssuer {
   Microseconds host_ = 0;
   Microseconds sync_wait_us_ = 0;
 };
+
+// Schedules a workload that replays its host (wl::Workload::replays_host: a traced step's host
+// delays and sync points): the GPU timeline with the host as recorded, and the host's summary in
+// the same form as the host-description timeline (no per-category split: the trace has none).
+[[nodiscard]] Timeline schedule_replayed_host(const wl::Workload& w, const std::vector<const OpTiming*>& ops,
+                                              device::BytesPerUs dram, const device::LaunchCosts& costs,
+                                              HostTimeline& host_out);
 
 }  // namespace gpucast::sim

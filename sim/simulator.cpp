@@ -1,5 +1,6 @@
 #include "sim/simulator.h"
 
+#include "sim/host_schedule.h"
 #include "sim/time_attribution.h"
 #include "sim/warm_l2.h"
 
@@ -54,23 +55,10 @@ Prediction Simulator::predict(const wl::Workload& w) {
     p.dram_bytes += t.dram_bytes;
     p.kernels.push_back(std::move(kp));
   }
-  // The workload may override the eager host cost per kernel (--host-launch-us).
-  // A replayed trace keeps its measured host time (sim/host_issue.h); any other workload is issued
-  // by the host description (sim/host_timeline.h).
+  // The host side: a replayed trace keeps its recorded host time, any other workload is issued by
+  // the host description (sim/host_schedule.h).
   HostTimeline h;
-  Timeline t;
-  if (w.replays_host()) {
-    t = schedule(w, ops, device().rates().dram, device().launch());
-    h.begin_us.assign(w.size(), 0);
-    h.cost.assign(w.size(), HostSplit{});
-    for (size_t i = 0; i < w.size(); ++i) h.begin_us[i] = t.kernels[i].issue_us;
-    h.stall_us = t.host_sync_wait_us;
-    h.busy_us = std::max(0.0, t.host_us - t.host_sync_wait_us);
-    for (const auto& k : w.kernels()) h.delay_us += k.host_delay_us.value_or(0.0);
-    h.end_us = t.host_us;
-  } else {
-    t = schedule_with_host(w, ops, device().rates().dram, device().launch(), host_, h);
-  }
+  const Timeline t = schedule_host_and_gpu(w, ops, device().rates().dram, device().launch(), host_, h);
   p.total_us = t.total_us;
   p.gpu_busy_us = t.gpu_busy_us;
   p.host_us = t.host_us;

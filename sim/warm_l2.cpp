@@ -31,7 +31,8 @@ double written_bytes(const wl::Op& op) {
 double input_bytes(const wl::Op& op) {
   if (const auto* e = std::get_if<wl::ElementwiseOp>(&op))
     return double(e->elements) * bytes_per_element(e->dtype) * std::max(0, e->inputs);
-  if (const auto* r = std::get_if<wl::RowOp>(&op)) return double(r->rows) * double(r->cols) * bytes_per_element(r->dtype);
+  if (const auto* r = std::get_if<wl::RowOp>(&op))
+    return double(r->rows) * double(r->cols) * bytes_per_element(r->dtype);
   return 0;
 }
 
@@ -39,13 +40,15 @@ std::optional<OpTiming> warm_l2_timing(const wl::Op& consumer, const OpTiming& c
                                        const device::Device& gpu) {
   const double reads = input_bytes(consumer);
   const double written = written_bytes(producer);
-  if (reads <= 0 || written <= 0 || written > gpu.l2_reuse_bytes() || cold.kernels.empty()) return std::nullopt;
+  if (reads <= 0 || written <= 0 || written > gpu.l2_reuse_bytes() || cold.kernels.empty())
+    return std::nullopt;
   const auto& rates = gpu.rates();
   if (rates.dram <= 0 || rates.l2 <= rates.dram) return std::nullopt;
   const double hit = std::min({reads, written, cold.dram_bytes});
   // The kernel that moves the most bytes takes the hits; only its memory-bound time can shrink.
-  const auto it = std::max_element(cold.kernels.begin(), cold.kernels.end(),
-                                   [](const KernelTiming& a, const KernelTiming& b) { return a.memory_us < b.memory_us; });
+  const auto it = std::max_element(
+      cold.kernels.begin(), cold.kernels.end(),
+      [](const KernelTiming& a, const KernelTiming& b) { return a.memory_us < b.memory_us; });
   const double saved = std::min(it->memory_us, hit * (1.0 / rates.dram - 1.0 / rates.l2));
   if (saved <= 0) return std::nullopt;
   OpTiming warm = cold;

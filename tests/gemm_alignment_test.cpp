@@ -20,8 +20,9 @@ SCENARIO("an unaligned n or k slows a compute-bound bf16 GEMM several-fold; a mu
   CHECK(gemm_us(p, 8192, 8192 + 1, 8192) > 3 * aligned);  // n unaligned
   CHECK(gemm_us(p, 8192, 8192, 8192 + 1) > 3 * aligned);  // k unaligned
   THEN("the kernel says it is the unaligned one") {
-    CHECK(p.predict(wl::GemmOp{8192, 8193, 8192, 1, DataType::bf16, DataType::bf16}).option.find("unaligned") !=
-          std::string::npos);
+    CHECK(
+        p.predict(wl::GemmOp{8192, 8193, 8192, 1, DataType::bf16, DataType::bf16}).option.find("unaligned") !=
+        std::string::npos);
   }
 }
 

@@ -66,8 +66,10 @@ SCENARIO("a GPT-2 step: one LayerNorm kernel per norm, a bias-gradient sum per l
 
 SCENARIO("a GPT-2 position gradient is summed over the batch only when there is more than one sequence") {
   const auto c = tiny_gpt();
-  CHECK(count(wl::generate_training_step(c, train(wl::Precision::bf16, 1)).workload, "wpe_grad_batch_sum") == 0);
-  CHECK(count(wl::generate_training_step(c, train(wl::Precision::bf16, 2)).workload, "wpe_grad_batch_sum") == 1);
+  CHECK(count(wl::generate_training_step(c, train(wl::Precision::bf16, 1)).workload, "wpe_grad_batch_sum") ==
+        0);
+  CHECK(count(wl::generate_training_step(c, train(wl::Precision::bf16, 2)).workload, "wpe_grad_batch_sum") ==
+        1);
 }
 
 SCENARIO("a GPT-2 step longer than its learned positions is an error naming --seq") {

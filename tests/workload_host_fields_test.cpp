@@ -37,7 +37,8 @@ std::string error_of(const std::string& text) {
 }  // namespace
 
 SCENARIO("a kernel's host counts are priced by the host description") {
-  const auto w = wl::read_workload_text(kTiny + "host = { op_dispatch = 2, launch = 1, module_call = 1 }\n", "w.toml");
+  const auto w =
+      wl::read_workload_text(kTiny + "host = { op_dispatch = 2, launch = 1, module_call = 1 }\n", "w.toml");
   CHECK(w.kernels()[0].host[wl::HostCategory::op_dispatch] == 2);
   sim::Simulator s(test::gpu_builder{}.build(), round_host());
   CHECK(s.predict(w).host_busy_us == Approx(2 * 10 + 5 + 3));

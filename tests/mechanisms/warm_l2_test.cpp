@@ -12,12 +12,14 @@ using namespace gpucast;
 
 namespace {
 // 10 MB of L2, reuse share 0.5: a reused set of up to 5 MB stays.
-hw::GpuSpec l2_gpu() { return test::gpu_builder{}.l2_mb(10).set("cache.l2_reuse_fraction", "0.5").build(); }
+hw::GpuSpec l2_gpu() {
+  return test::gpu_builder{}.l2_mb(10).set("cache.l2_reuse_fraction", "0.5").build();
+}
 
 std::string two_kernels(long elements, int second_stream) {
   std::string k = "op = \"elementwise\"\nelements = " + std::to_string(elements) + "\ndtype = \"fp32\"\n";
-  return "[workload]\n[[kernel]]\nname = \"producer\"\n" + k + "[[kernel]]\nname = \"consumer\"\nstream = " +
-         std::to_string(second_stream) + "\n" + k;
+  return "[workload]\n[[kernel]]\nname = \"producer\"\n" + k +
+         "[[kernel]]\nname = \"consumer\"\nstream = " + std::to_string(second_stream) + "\n" + k;
 }
 
 double consumer_exec(long elements, int stream) {
@@ -27,7 +29,8 @@ double consumer_exec(long elements, int stream) {
 }
 }  // namespace
 
-SCENARIO("a consumer whose producer's output fits in the L2's reuse share runs faster; one byte over does not") {
+SCENARIO(
+    "a consumer whose producer's output fits in the L2's reuse share runs faster; one byte over does not") {
   const device::Device gpu = l2_gpu();
   const long fits = long(gpu.l2_reuse_bytes() / 4);  // fp32 elements written by the producer
   CHECK(consumer_exec(fits, 0) < 0.9);
