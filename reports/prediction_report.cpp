@@ -161,7 +161,8 @@ Table kernel_csv_table(const hw::GpuSpec& gpu, const sim::Prediction& p) {
            {"host"},
            {"host_begin_us"},
            {"issue_us"},
-           {"host_us"}});
+           {"host_us"},
+           {"host_bound"}});
   const auto shares = sim::attribute_time(p);
   for (size_t i = 0; i < p.kernels.size(); ++i) {
     const auto& k = p.kernels[i];
@@ -174,7 +175,7 @@ Table kernel_csv_table(const hw::GpuSpec& gpu, const sim::Prediction& p) {
                format_number(achieved_tflops(op), 6), format_number(achieved_gbps(op), 6), sol.pipe,
                format_number(sol.compute_pct, 4), format_number(sol.memory_pct, 4), format_number(sol.bound_pct, 4), p.host,
                format_number(k.host_begin_us, 9), format_number(k.scheduled.issue_us, 9),
-               format_number(sim::total(k.host_cost), 9)});
+               format_number(sim::total(k.host_cost), 9), p.host_bound() ? "true" : "false"});
   }
   return t;
 }

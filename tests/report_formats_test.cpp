@@ -86,7 +86,8 @@ SCENARIO("every CSV parses into rows of its documented columns") {
   CHECK(header({"predict", "--gpu", "h100-sxm", "--workload", kBlock}) ==
         std::vector<std::string>{"gpu", "workload", "name", "op", "shape", "stream", "start_us", "end_us", "duration_us",
                                  "attributed_us", "bound", "flops", "dram_bytes", "achieved_tflops", "achieved_gbps",
-                                 "sol_pipe", "sol_compute_pct", "sol_memory_pct", "sol_bound_pct", "host", "host_begin_us", "issue_us", "host_us"});
+                                 "sol_pipe", "sol_compute_pct", "sol_memory_pct", "sol_bound_pct", "host", "host_begin_us", "issue_us", "host_us",
+                                 "host_bound"});
   CHECK(header({"sweep", "--gpu", "h100-sxm", "--workload", kBlock, "--vary", "cache.l2_mb=25,50"}) ==
         std::vector<std::string>{"cache.l2_mb", "time_us", "throughput", "throughput_unit", "results_per_s", "fits",
                                  "peak_gb", "bound", "compute_share", "memory_share", "latency_share", "launch_share",
