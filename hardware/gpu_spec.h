@@ -134,7 +134,15 @@ struct GpuSpec {
   // Sustained fraction of the tensor rate for `t` (large GEMM).
   [[nodiscard]] double tensor_efficiency(DataType t) const;
   // Major compute capability (9 for Hopper): which instructions and library kernels exist.
-  [[nodiscard]] int cc_major() const { return compute_capability.empty() ? 0 : std::stoi(compute_capability); }
+  // 0 when the text does not start with digits (files are checked for MAJOR.MINOR when read).
+  [[nodiscard]] int cc_major() const {
+    int major = 0;
+    for (char c : compute_capability) {
+      if (c < '0' || c > '9' || major > 100) break;
+      major = major * 10 + (c - '0');
+    }
+    return major;
+  }
   // Nanoseconds per SM clock at the sustained clock.
   [[nodiscard]] double ns_per_cycle() const { return 1e3 / sm.sustained_clock_mhz; }
 };

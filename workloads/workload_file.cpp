@@ -10,6 +10,8 @@
 namespace gpucast::wl {
 namespace {
 
+constexpr size_t kMaxNameBytes = 4096;
+
 const std::vector<std::string> kCommonKeys{"name", "op", "after", "stream"};
 
 std::vector<std::string> allowed_keys(const OpDef& def) {
@@ -88,11 +90,14 @@ Kernel read_kernel(const toml::table& table, size_t index, const std::string& fi
       if (!node.is_string()) throw InputError(where, name, "expected a string, found " + describe_type(node));
       k.name = node.as_string()->get();
       if (k.name.empty()) throw InputError(where, name, "kernel name must not be empty");
+      if (k.name.size() > kMaxNameBytes)
+        throw InputError(where, name, "kernel name is longer than " + std::to_string(kMaxNameBytes) + " bytes");
       continue;
     }
     if (name == "stream") {
-      if (!node.is_integer() || node.as_integer()->get() < 0)
-        throw InputError(where, name, "expected a non-negative integer stream id");
+      if (!node.is_integer() || node.as_integer()->get() < 0 || node.as_integer()->get() > kMaxStream)
+        throw InputError(where, name,
+                         "expected a stream id, an integer in [0, " + std::to_string(kMaxStream) + "]");
       k.stream = static_cast<int>(node.as_integer()->get());
       continue;
     }
@@ -149,7 +154,9 @@ Workload read_table(const toml::table& root, const std::string& file) {
         launch = mode == "graph" ? LaunchMode::graph : LaunchMode::eager;
       } else if (k == "host_launch_us") {
         const auto v = node.value<double>();
-        if (!v || !(*v > 0)) throw InputError(location_of(node, file), "workload.host_launch_us", "expected a number > 0");
+        if (!v || !std::isfinite(*v) || !(*v > 0) || *v > 1e6)
+          throw InputError(location_of(node, file), "workload.host_launch_us",
+                           "expected a number in (0, 1000000] microseconds");
         host_launch_us = *v;
       } else {
         throw InputError(where, "workload." + k,
