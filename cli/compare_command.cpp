@@ -183,7 +183,7 @@ void add_compare_command(CLI::App& app, AppContext& ctx) {
     const std::string baseline = o->baseline.empty() ? ids.front() : o->baseline;
     if (std::find(ids.begin(), ids.end(), baseline) == ids.end())
       throw UsageError("--baseline " + baseline + " is not among --gpus");
-    const auto source = resolve_workload(o->source);
+    const auto source = resolve_workload(o->source, *ctx.outputs);
     const auto overrides = hw::parse_overrides(o->sets);
     const auto unit = result_unit(source);
 

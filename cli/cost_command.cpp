@@ -242,7 +242,7 @@ void add_cost_command(CLI::App& app, AppContext& ctx) {
     }
     std::optional<PerResult> per;
     if (has_workload) {
-      const auto source = resolve_workload(o->source);
+      const auto source = resolve_workload(o->source, *ctx.outputs);
       sim::Simulator full(*gpu);
       const auto p = full.predict(source.workload);
       auto s = summarize(source, *gpu, p);

@@ -11,24 +11,24 @@ void add_cost_flags(CLI::App* cmd, CostFlags& f, bool with_cloud_and_power) {
   cmd->add_option("--desktop-usd", f.desktop_usd,
                   "the machine around the GPU (default: $1,000 desktop; $10,000 server share for SXM GPUs); "
                   "without --gpu, the whole machine")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--gpu-usd", f.gpu_usd, "GPU price (default: the catalog's price.usd)")->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0.0, 1e12));
+  cmd->add_option("--gpu-usd", f.gpu_usd, "GPU price (default: the catalog's price.usd)")->check(CLI::Range(0.0, 1e12));
   cmd->add_option("--gpu-watts", f.gpu_watts, "GPU power while working (default: the catalog's power.tdp_w)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0.0, 1e12));
   cmd->add_option("--host-watts", f.host_watts, "rest of the machine while working (default: 100 W; 300 W for SXM)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0.0, 1e12));
   cmd->add_option("--utilization", f.utilization, "fraction of the year the GPU works (default 0.15)")
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--electricity-usd-kwh", f.usd_per_kwh, "electricity price, USD per kWh (default 0.12)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0.0, 1e12));
   cmd->add_option("--years", f.years, "horizon: years the machine is used and paid off over (default 3)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1e-6, 1e12));
   if (with_cloud_and_power) {
     cmd->add_option("--cloud-usd-per-hour", f.cloud_usd_per_hour,
                     "rent per GPU-hour (default: the cheapest on-demand price in the catalog)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(CLI::Range(0.0, 1e12));
     cmd->add_option("--power-limit-w", f.power_limit_w, "cap the GPU's board power (nvidia-smi -pl); slows the SM clock")
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::Range(1e-6, 1e12));
   }
 }
 

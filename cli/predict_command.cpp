@@ -25,7 +25,7 @@ void add_predict_command(CLI::App& app, AppContext& ctx) {
   cmd->add_option("--set", opts->sets, "override a hardware key: key.path=value (repeatable)");
   add_output_options(cmd, opts->out);
   cmd->callback([opts, &ctx] {
-    const auto source = resolve_workload(opts->source);
+    const auto source = resolve_workload(opts->source, *ctx.outputs);
     const auto overrides = hw::parse_overrides(opts->sets);
     std::vector<reports::Report> reports;
     // Predictions point into their simulator's cache: keep every simulator until the reports exist.

@@ -12,9 +12,9 @@ void add_workload_source_options(CLI::App* cmd, WorkloadSourceOptions& o, bool w
   cmd->add_option("--model", o.model, "model preset (gpt2, llama-3-8b, resnet50, ...) or model TOML file");
   cmd->add_option("--mode", o.mode, "train | prefill | decode | inference (default: prefill for LLMs, else inference)")
       ->check(CLI::IsMember({"train", "prefill", "decode", "inference"}));
-  cmd->add_option("--batch", o.batch, "sequences or images per step")->check(CLI::PositiveNumber);
-  cmd->add_option("--seq", o.seq, "tokens per sequence (prefill, train, encoders)")->check(CLI::PositiveNumber);
-  cmd->add_option("--context", o.context, "tokens already in the KV cache (decode)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--batch", o.batch, "sequences or images per step")->check(CLI::Range(1L, wl::kMaxBatch));
+  cmd->add_option("--seq", o.seq, "tokens per sequence (prefill, train, encoders)")->check(CLI::Range(1L, wl::kMaxSeq));
+  cmd->add_option("--context", o.context, "tokens already in the KV cache (decode)")->check(CLI::Range(0L, wl::kMaxSeq));
   cmd->add_option("--dtype", o.dtype, "fp32 | tf32 | fp16 | bf16 | fp8 | int8 (weights and activations)")
       ->check(CLI::IsMember({"fp32", "tf32", "fp16", "bf16", "fp8", "int8"}));
   cmd->add_option("--attention", o.attention, "flash | unfused")->check(CLI::IsMember({"flash", "unfused"}));
@@ -23,9 +23,12 @@ void add_workload_source_options(CLI::App* cmd, WorkloadSourceOptions& o, bool w
   cmd->add_option("--host-launch-us", o.host_launch_us,
                   "eager host time per kernel (default: the GPU's launch.host_eager_us, a lean PyTorch loop; "
                   "nn.Module-heavy models pay 15-40 us)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1e-6, 1e6));
   cmd->add_option("--layers", o.layers, "override a transformer's layer count (one-layer studies)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--max-kernels", o.max_kernels,
+                  "the most kernels a generated workload may hold (default 1000000)")
+      ->check(CLI::Range(1L, 100000000L));
   cmd->add_option("--layout", o.layout,
                   "CNN activation layout: nhwc (channels_last, default) | nchw (cuDNN transposes around "
                   "tensor-core convolutions)")
@@ -52,11 +55,12 @@ wl::GenerateOptions options_for(const wl::ModelConfig& config, const WorkloadSou
   g.recompute = o.recompute;
   g.launch = o.launch == "graph" ? wl::LaunchMode::graph : wl::LaunchMode::eager;
   g.layers = o.layers;
+  g.max_kernels = o.max_kernels;
   return g;
 }
 }  // namespace
 
-ResolvedWorkload resolve_workload(const WorkloadSourceOptions& o) {
+ResolvedWorkload resolve_workload(const WorkloadSourceOptions& o, PendingOutputs& outputs) {
   if (o.workload.empty() == o.model.empty())
     throw UsageError("give exactly one of --workload FILE or --model NAME_OR_FILE");
   if (!o.workload.empty()) {
@@ -72,7 +76,7 @@ ResolvedWorkload resolve_workload(const WorkloadSourceOptions& o) {
   const auto options = options_for(config, o);
   auto generated = wl::generate(config, options);
   if (o.host_launch_us > 0) generated.workload = generated.workload.with_host_launch_us(o.host_launch_us);
-  if (!o.dump.empty()) emit(wl::write_workload(generated.workload), o.dump);
+  if (!o.dump.empty()) emit(outputs, wl::write_workload(generated.workload), o.dump);
   return ResolvedWorkload{generated.workload, config, generated, options, o.host_launch_us};
 }
 

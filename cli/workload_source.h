@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/atomic_output.h"
 #include "hardware/gpu_spec.h"
 #include "reports/model_report.h"
 #include "workloads/generate.h"
@@ -29,6 +30,7 @@ struct WorkloadSourceOptions {
   std::string dump;
   int layers = 0;
   double host_launch_us = 0;
+  long max_kernels = wl::kDefaultMaxKernels;
 };
 
 void add_workload_source_options(CLI::App* cmd, WorkloadSourceOptions& o, bool with_dump = false);
@@ -43,7 +45,8 @@ struct ResolvedWorkload {
 
 // Reads the workload file or generates the model's workload; throws UsageError when neither or
 // both are given.
-[[nodiscard]] ResolvedWorkload resolve_workload(const WorkloadSourceOptions& o);
+// --dump-workload is staged in `outputs` (written when the command succeeds).
+[[nodiscard]] ResolvedWorkload resolve_workload(const WorkloadSourceOptions& o, PendingOutputs& outputs);
 // Regenerates with changed options (sweeps over batch, seq, context, dtype).
 [[nodiscard]] ResolvedWorkload regenerate(const ResolvedWorkload& base, const wl::GenerateOptions& options);
 // The memory check and MFU reference for a generated model on `gpu`.
