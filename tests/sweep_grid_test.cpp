@@ -78,5 +78,8 @@ SCENARIO("the same key twice and oversized grids are refused") {
   CHECK_THROWS_WITH(parse_vary_all({"memory.bandwidth_gbps=1:2000000:1"}), Catch::Contains("more than"));
   CHECK_THROWS_WITH(parse_vary_all({"memory.bandwidth_gbps=1:2000:1", "cache.l2_mb=1:1000:1"}),
                     Catch::Contains("points; the most is"));
+  CHECK_THROWS_WITH(parse_vary_all({"memory.bandwidth_gbps=1:10001:1"}), Catch::Contains("--max-points"));
+  CHECK_NOTHROW(parse_vary_all({"memory.bandwidth_gbps=1:10000:1"}));
+  CHECK_NOTHROW(parse_vary_all({"memory.bandwidth_gbps=1:10001:1"}, 10001));
   CHECK_THROWS_AS(parse_vary_all({}), UsageError);
 }
