@@ -23,10 +23,9 @@ std::string op_key(const wl::Op& op) {
 OpPredictor::OpPredictor(hw::GpuSpec gpu) : gpu_(std::move(gpu)), rates_(GpuRates::from(gpu_)) {}
 
 const OpTiming& OpPredictor::predict(const wl::Op& op) {
-  const std::string key = op_key(op);
-  auto it = cache_.find(key);
+  auto it = cache_.find(op);
   if (it != cache_.end()) return it->second;
-  return cache_.emplace(key, compute(op)).first->second;
+  return cache_.emplace(op, compute(op)).first->second;
 }
 
 namespace {

@@ -7,6 +7,7 @@
 
 #include "hardware/gpu_spec.h"
 #include "sim/kernel_timer.h"
+#include "sim/op_cache_key.h"
 #include "workloads/op.h"
 
 namespace gpucast::sim {
@@ -35,7 +36,7 @@ class OpPredictor {
   [[nodiscard]] OpTiming compute(const wl::Op& op) const;
   hw::GpuSpec gpu_;
   GpuRates rates_;
-  std::unordered_map<std::string, OpTiming> cache_;
+  std::unordered_map<wl::Op, OpTiming, OpHash, OpEqual> cache_;
 };
 
 // A key that is equal for ops with equal parameters.

@@ -1,5 +1,7 @@
 #include "sim/simulator.h"
 
+#include <unordered_map>
+
 namespace gpucast::sim {
 
 std::map<std::string, Microseconds> Prediction::time_by_op() const {
@@ -24,13 +26,17 @@ Prediction Simulator::predict(const wl::Workload& w) {
   std::vector<const OpTiming*> ops;
   ops.reserve(w.size());
   p.kernels.reserve(w.size());
+  // Name and shape text once per distinct op (the cache's entry stands for its parameters).
+  std::unordered_map<const OpTiming*, std::pair<std::string, std::string>> labels;
   for (const auto& k : w.kernels()) {
     const OpTiming& t = predictor_.predict(k.op);
     ops.push_back(&t);
+    auto label = labels.find(&t);
+    if (label == labels.end()) label = labels.emplace(&t, std::pair{wl::op_name(k.op), wl::op_shape(k.op)}).first;
     KernelPrediction kp;
     kp.name = k.name;
-    kp.op = wl::op_name(k.op);
-    kp.shape = wl::op_shape(k.op);
+    kp.op = label->second.first;
+    kp.shape = label->second.second;
     kp.stream = k.stream;
     kp.timing = &t;
     p.flops += t.flops;

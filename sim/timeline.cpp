@@ -41,13 +41,23 @@ Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops
   }
   out.host_us = graph ? costs.host_per_kernel : host;
 
+  // Successors in one array (kernel p's are succ_list[succ_offsets[p] .. succ_offsets[p + 1]), in
+  // workload order), counting first so that a million kernels cost two allocations, not a million.
   std::vector<size_t> waiting(n);
-  std::vector<std::vector<size_t>> successors(n);
+  std::vector<size_t> succ_offsets(n + 1, 0);
   std::vector<Microseconds> deps_done(n, 0);
   for (size_t i = 0; i < n; ++i) {
     waiting[i] = w.predecessors(i).size();
-    for (size_t p : w.predecessors(i)) successors[p].push_back(i);
+    for (size_t p : w.predecessors(i)) ++succ_offsets[p + 1];
   }
+  for (size_t i = 0; i < n; ++i) succ_offsets[i + 1] += succ_offsets[i];
+  std::vector<size_t> succ_list(succ_offsets[n]);
+  {
+    std::vector<size_t> fill(succ_offsets.begin(), succ_offsets.end() - 1);
+    for (size_t i = 0; i < n; ++i)
+      for (size_t p : w.predecessors(i)) succ_list[fill[p]++] = i;
+  }
+  auto successors = [&](size_t k) { return wl::IndexSpan(succ_list.data() + succ_offsets[k], succ_list.data() + succ_offsets[k + 1]); };
 
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events;
   for (size_t i = 0; i < n; ++i)
@@ -86,7 +96,7 @@ Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops
       const size_t k = active[done_index].kernel;
       active.erase(active.begin() + static_cast<long>(done_index));
       out.kernels[k].end_us = now;
-      for (size_t s : successors[k]) {
+      for (size_t s : successors(k)) {
         deps_done[s] = std::max(deps_done[s], now);
         if (--waiting[s] == 0) events.push({std::max(now, out.kernels[s].issue_us), EventKind::startable, s});
       }
@@ -112,7 +122,7 @@ Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops
       const double dram_share = op.exec_us > 0 ? op.dram_bytes / op.exec_us / rates.dram : 0;
       if (op.exec_us <= 0) {
         out.kernels[k].end_us = now;
-        for (size_t s : successors[k]) {
+        for (size_t s : successors(k)) {
           deps_done[s] = std::max(deps_done[s], now);
           if (--waiting[s] == 0) events.push({std::max(now, out.kernels[s].issue_us), EventKind::startable, s});
         }
@@ -128,7 +138,7 @@ Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops
     out.total_us = std::max(out.total_us, s.end_us);
     spans.emplace_back(s.start_us, s.end_us);
   }
-  std::sort(spans.begin(), spans.end());
+  if (!std::is_sorted(spans.begin(), spans.end())) std::sort(spans.begin(), spans.end());  // one stream: in order
   Microseconds covered_until = 0;
   for (const auto& [begin, end] : spans) {
     out.gpu_busy_us += std::max(0.0, end - std::max(begin, covered_until));
