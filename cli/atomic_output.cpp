@@ -93,13 +93,14 @@ void write_file_atomically(const fs::path& requested, const std::string& text) {
 
 PendingOutputs::~PendingOutputs() { discard(); }
 
-void PendingOutputs::write(const fs::path& requested, const std::string& text) {
+fs::path PendingOutputs::write(const fs::path& requested, const std::string& text) {
   if (is_special(requested)) {
     pending_.push_back({{}, requested, text});
-    return;
+    return requested;
   }
   const fs::path path = resolve(requested);
   pending_.push_back({write_temporary(path, text), path, {}});
+  return pending_.back().temporary;
 }
 
 void PendingOutputs::commit() {

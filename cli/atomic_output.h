@@ -26,8 +26,9 @@ class PendingOutputs {
   PendingOutputs& operator=(const PendingOutputs&) = delete;
   ~PendingOutputs();
 
-  // Writes the temporary now (so a full disk fails the command) and remembers where it goes.
-  void write(const std::filesystem::path& path, const std::string& text);
+  // Writes the temporary now (so a full disk fails the command) and remembers where it goes;
+  // returns the temporary's path (readable until commit), or `path` itself for special files.
+  std::filesystem::path write(const std::filesystem::path& path, const std::string& text);
   // Renames every temporary onto its target, in the order written.
   void commit();
   // Removes every temporary not yet committed.

@@ -111,9 +111,11 @@ void add_calibrate_command(CLI::App& app, AppContext& ctx) {
     for (const auto& f : microbench_files) names += (names.empty() ? "" : ", ") + fs::path(f).filename().string();
     for (const auto& f : framework_files) names += ", " + fs::path(f).filename().string();
     std::string text = calib::calibrated_toml(result, opts->gpu, names);
-    emit(*ctx.outputs, text, out.string());
-    // The profile must load like any other description.
-    const auto calibrated = ctx.catalog.load(out.string());
+    // The profile must load like any other description: its temporary (same folder, so relative
+    // `extends` resolve alike) is loaded before the command commits it.
+    const fs::path staged = ctx.outputs->write(out, text);
+    auto calibrated = ctx.catalog.load(staged.string());
+    calibrated.id = out.stem().string();
 
     using reports::Json;
     using reports::vega::obj;
