@@ -149,3 +149,21 @@ ValidationReport validate_offline(const std::string& path, const hw::GpuSpec& gp
 }
 
 }  // namespace gpucast::calib
+
+namespace gpucast::calib {
+
+std::vector<std::pair<std::string, wl::Op>> validation_ops(const std::string& path) {
+  const Json doc = Json::parse_file(path);
+  std::vector<std::pair<std::string, wl::Op>> ops;
+  for (const Json& c : doc.at("cases").as_array()) {
+    const std::string id = c.at("id").as_string();
+    const wl::OpDef* def = wl::find_op_def(c.at("op").as_string());
+    if (!def) continue;
+    auto params = params_from_json(c.at("params"), path + " case " + id);
+    coerce(params, *def);
+    ops.emplace_back(id, wl::build_op(def->op, params, id, SourceLocation{path}));
+  }
+  return ops;
+}
+
+}  // namespace gpucast::calib

@@ -9,6 +9,7 @@
 
 #include "hardware/gpu_spec.h"
 #include "reports/json.h"
+#include "workloads/op.h"
 
 namespace gpucast::calib {
 
@@ -50,6 +51,9 @@ struct ValidationReport {
 // "" for all). Throws InputError for an unreadable or malformed file.
 [[nodiscard]] ValidationReport validate_offline(const std::string& measurements_path, const hw::GpuSpec& gpu,
                                                 const std::string& split = "");
+
+// Every case of a measurement file as the op it measured (id, op), parsed as validate_offline does.
+[[nodiscard]] std::vector<std::pair<std::string, wl::Op>> validation_ops(const std::string& measurements_path);
 
 [[nodiscard]] FamilyStats summarize(const std::vector<double>& errors);
 

@@ -3,25 +3,38 @@
 #include <cmath>
 
 #include "common/errors.h"
+#include "reports/json.h"
 #include "reports/units.h"
 
 namespace gpucast::cli {
 
+namespace {
+using models::cost::CostDefaults;
+using models::cost::kDesktopMachine;
+using models::cost::kServerShare;
+std::string watts(double w) { return reports::fixed(w, 0) + " W"; }
+std::string dollars(double v) { return reports::usd(v); }
+std::string years_text(double y) {
+  return reports::fixed(y, y == std::floor(y) ? 0 : 1) + (y == 1 ? " year" : " years");
+}
+}  // namespace
+
 void add_cost_flags(CLI::App* cmd, CostFlags& f, bool with_cloud_and_power) {
   cmd->add_option("--desktop-usd", f.desktop_usd,
-                  "the machine around the GPU (default: $1,000 desktop; $10,000 server share for SXM GPUs); "
-                  "without --gpu, the whole machine")
+                  "the machine around the GPU (default: " + dollars(kDesktopMachine.machine_usd) + " desktop; " +
+                      dollars(kServerShare.machine_usd) + " server share for SXM GPUs); without --gpu, the whole machine")
       ->check(CLI::Range(0.0, 1e12));
   cmd->add_option("--gpu-usd", f.gpu_usd, "GPU price (default: the catalog's price.usd)")->check(CLI::Range(0.0, 1e12));
   cmd->add_option("--gpu-watts", f.gpu_watts, "GPU power while working (default: the catalog's power.tdp_w)")
       ->check(CLI::Range(0.0, 1e12));
-  cmd->add_option("--host-watts", f.host_watts, "rest of the machine while working (default: 100 W; 300 W for SXM)")
+  cmd->add_option("--host-watts", f.host_watts, "rest of the machine while working (default: " + watts(kDesktopMachine.host_watts) + "; " +
+                      watts(kServerShare.host_watts) + " for SXM)")
       ->check(CLI::Range(0.0, 1e12));
-  cmd->add_option("--utilization", f.utilization, "fraction of the year the GPU works (default 0.15)")
+  cmd->add_option("--utilization", f.utilization, "fraction of the year the GPU works (default " + reports::format_number(CostDefaults::utilization) + ")")
       ->check(CLI::Range(0.0, 1.0));
-  cmd->add_option("--electricity-usd-kwh", f.usd_per_kwh, "electricity price, USD per kWh (default 0.12)")
+  cmd->add_option("--electricity-usd-kwh", f.usd_per_kwh, "electricity price, USD per kWh (default " + reports::format_number(CostDefaults::usd_per_kwh) + ")")
       ->check(CLI::Range(0.0, 1e12));
-  cmd->add_option("--years", f.years, "horizon: years the machine is used and paid off over (default 3)")
+  cmd->add_option("--years", f.years, "horizon: years the machine is used and paid off over (default " + years_text(CostDefaults::years) + ")")
       ->check(CLI::Range(1e-6, 1e12));
   if (with_cloud_and_power) {
     cmd->add_option("--cloud-usd-per-hour", f.cloud_usd_per_hour,
@@ -31,10 +44,6 @@ void add_cost_flags(CLI::App* cmd, CostFlags& f, bool with_cloud_and_power) {
         ->check(CLI::Range(1e-6, 1e12));
   }
 }
-
-namespace {
-std::string watts(double w) { return reports::fixed(w, 0) + " W"; }
-}  // namespace
 
 ResolvedCost resolve_cost(const CostFlags& f, const hw::GpuSpec* gpu) {
   ResolvedCost r;
@@ -78,9 +87,9 @@ ResolvedCost resolve_cost(const CostFlags& f, const hw::GpuSpec* gpu) {
   r.inputs.owned.usd_per_kwh = f.usd_per_kwh;
   r.inputs.utilization = f.utilization;
   r.inputs.years = f.years;
-  shown.push_back({"utilization", reports::percent(f.utilization), "--utilization (default 15%)"});
-  shown.push_back({"electricity", "$" + reports::fixed(f.usd_per_kwh, 3) + "/kWh", "--electricity-usd-kwh (default $0.12)"});
-  shown.push_back({"horizon", reports::fixed(f.years, f.years == std::floor(f.years) ? 0 : 1) + (f.years == 1 ? " year" : " years"), "--years (default 3)"});
+  shown.push_back({"utilization", reports::percent(f.utilization), "--utilization (default " + reports::percent(CostDefaults::utilization) + ")"});
+  shown.push_back({"electricity", "$" + reports::fixed(f.usd_per_kwh, 3) + "/kWh", "--electricity-usd-kwh (default $" + reports::fixed(CostDefaults::usd_per_kwh, 2) + ")"});
+  shown.push_back({"horizon", years_text(f.years), "--years (default " + years_text(CostDefaults::years) + ")"});
   if (f.cloud_usd_per_hour) {
     r.on_demand = models::cost::CloudPrice{"(given)", "", "", "--cloud-usd-per-hour", *f.cloud_usd_per_hour, false};
     r.spot.reset();

@@ -20,13 +20,12 @@ struct CostFlags {
   std::optional<double> host_watts;
   std::optional<double> cloud_usd_per_hour;
   std::optional<double> power_limit_w;
-  double utilization = 0.15;
-  double years = 3;
-  double usd_per_kwh = 0.12;
+  double utilization = models::cost::CostDefaults::utilization;
+  double years = models::cost::CostDefaults::years;
+  double usd_per_kwh = models::cost::CostDefaults::usd_per_kwh;
 };
 
-// Documented defaults (docs/cost.md): Dettmers' worked example (15% utilization, $0.12/kWh) and a
-// three-year horizon.
+// Defaults: models::cost::CostDefaults and the machine defaults beside default_machine.
 void add_cost_flags(CLI::App* cmd, CostFlags& f, bool with_cloud_and_power);
 
 // One input as shown in reports.

@@ -57,25 +57,10 @@ void add_explain_command(CLI::App& app, AppContext& ctx) {
     using reports::vega::obj;
     const auto gpu = ctx.catalog.load(opts->gpu, hw::parse_overrides(opts->sets));
     const wl::Op op = parse_op(opts->op);
-    sim::OpPredictor predictor(gpu);
-    const auto rates = predictor.rates();
-    struct Row {
-      std::string option;
-      double exec_us = 0;
-      std::vector<std::pair<models::KernelPlan, sim::KernelTiming>> kernels;
-    };
-    std::vector<Row> rows;
-    for (const auto& option : models::plan_op(op, gpu)) {
-      Row row{option.name, 0, {}};
-      for (const auto& k : option.kernels) {
-        const auto t = sim::time_kernel(k, rates, gpu);
-        row.exec_us += t.exec_us;
-        row.kernels.emplace_back(k, t);
-      }
-      rows.push_back(std::move(row));
-    }
-    std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.exec_us < b.exec_us; });
-    const auto& best = predictor.predict(op);
+    // The predictor's own ranking: the first option is the prediction (sim/op_predictor.h).
+    const sim::OpPredictor predictor(gpu);
+    const std::vector<sim::OpTiming> rows = predictor.rank_options(op);
+    const auto& best = rows.front();
 
     reports::Report r;
     r.title = wl::op_name(op) + " " + wl::op_shape(op) + " on " + gpu.id;
@@ -85,11 +70,11 @@ void add_explain_command(CLI::App& app, AppContext& ctx) {
                         reports::tflops(best.flops / best.duration_us * 1e-6) + ", " +
                         reports::bandwidth(best.dram_bytes / best.duration_us * 1e-3));
     reports::Table table({{"#", reports::Align::right}, {"option"}, {"kernel time", reports::Align::right},
-                          {"kernel"}, {"blocks", reports::Align::right}, {"per SM", reports::Align::right},
+                          {"total", reports::Align::right}, {"kernel"}, {"blocks", reports::Align::right}, {"per SM", reports::Align::right},
                           {"waves", reports::Align::right}, {"compute-bound", reports::Align::right},
                           {"memory-bound", reports::Align::right}, {"latency-bound", reports::Align::right},
                           {"DRAM", reports::Align::right}});
-    reports::Table csv({{"rank"}, {"option"}, {"option_exec_us"}, {"kernel"}, {"blocks"}, {"blocks_per_sm"}, {"waves"},
+    reports::Table csv({{"rank"}, {"option"}, {"chosen"}, {"option_duration_us"}, {"option_exec_us"}, {"kernel"}, {"blocks"}, {"blocks_per_sm"}, {"waves"},
                         {"exec_us"}, {"compute_us"}, {"memory_us"}, {"latency_us"}, {"dram_bytes"}});
     Json options = Json::array();
     Json bars = Json::array();
@@ -97,29 +82,33 @@ void add_explain_command(CLI::App& app, AppContext& ctx) {
     for (size_t i = 0; i < rows.size(); ++i) {
       const auto& row = rows[i];
       Json kernels = Json::array();
+      const std::string label = i == 0 ? row.option + " (chosen)" : row.option;
       for (size_t k = 0; k < row.kernels.size(); ++k) {
-        const auto& [plan, t] = row.kernels[k];
+        const auto& t = row.kernels[k];
         if (i < shown)
-          table.add_row({k == 0 ? std::to_string(i + 1) : "", k == 0 ? row.option : "",
-                         k == 0 ? reports::duration(row.exec_us) : "", plan.name, reports::count(plan.blocks),
+          table.add_row({k == 0 ? std::to_string(i + 1) : "", k == 0 ? label : "",
+                         k == 0 ? reports::duration(row.exec_us) : "", k == 0 ? reports::duration(row.duration_us) : "",
+                         t.name, reports::count(t.blocks),
                          std::to_string(t.blocks_per_sm), reports::sig3(t.waves), reports::duration(t.compute_us),
                          reports::duration(t.memory_us), reports::duration(t.latency_us), reports::bytes(t.dram_bytes)});
         auto num = [](double v) { return reports::format_number(v); };
-        csv.add_row({std::to_string(i + 1), row.option, num(row.exec_us), plan.name, num(plan.blocks),
+        csv.add_row({std::to_string(i + 1), row.option, i == 0 ? "true" : "false", num(row.duration_us),
+                      num(row.exec_us), t.name, num(t.blocks),
                       std::to_string(t.blocks_per_sm), num(t.waves), num(t.exec_us), num(t.compute_us),
                       num(t.memory_us), num(t.latency_us), num(t.dram_bytes)});
-        kernels.push(obj({{"name", plan.name}, {"blocks", plan.blocks}, {"blocks_per_sm", t.blocks_per_sm},
+        kernels.push(obj({{"name", t.name}, {"blocks", t.blocks}, {"blocks_per_sm", t.blocks_per_sm},
                           {"waves", t.waves}, {"exec_us", t.exec_us}, {"compute_us", t.compute_us},
                           {"memory_us", t.memory_us}, {"latency_us", t.latency_us}, {"dram_bytes", t.dram_bytes}}));
         if (i < shown)
           for (const auto& [term, us] : std::vector<std::pair<std::string, double>>{
                    {"compute", t.compute_us}, {"memory", t.memory_us}, {"latency", t.latency_us}})
             bars.push(obj({{"option", std::to_string(i + 1) + ". " + row.option}, {"rank", int(i)},
-                           {"kernel", plan.name}, {"term", term}, {"us", us}}));
+                           {"kernel", t.name}, {"term", term}, {"us", us}}));
       }
-      options.push(obj({{"option", row.option}, {"exec_us", row.exec_us}, {"kernels", kernels}}));
+      options.push(obj({{"option", row.option}, {"chosen", i == 0}, {"duration_us", row.duration_us},
+                        {"overhead_us", row.overhead_us}, {"exec_us", row.exec_us}, {"kernels", kernels}}));
     }
-    r.sections.push_back({"Options by kernel time (" + std::to_string(rows.size()) + " considered, " +
+    r.sections.push_back({"Options in the predictor's order, fastest total first (" + std::to_string(rows.size()) + " considered, " +
                               std::to_string(shown) + " shown)",
                           "", table});
     r.csv = csv;

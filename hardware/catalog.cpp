@@ -211,6 +211,12 @@ GpuSpec build_spec(const std::string& id, const std::string& origin, const FlatT
   s.sm.max_blocks = integer(values, "sm.max_blocks");
   s.sm.registers_kb = number(values, "sm.registers_kb");
   s.sm.shared_memory_kb = number(values, "sm.shared_memory_kb");
+  s.sm.warp_size = integer(values, "sm.warp_size");
+  s.sm.register_allocation_unit = integer(values, "sm.register_allocation_unit");
+  s.sm.shared_memory_reserved_per_block_bytes = integer(values, "sm.shared_memory_reserved_per_block_bytes");
+  s.sm.simt_lanes = integer(values, "sm.simt_lanes");
+  s.compute.tensor_tile_rows = integer(values, "compute.tensor_tile_rows");
+  s.cache.l2_reuse_fraction = number(values, "cache.l2_reuse_fraction");
 
   s.compute.fp32_tflops = number(values, "compute.fp32_tflops");
   s.compute.fp64_tflops = number(values, "compute.fp64_tflops");
@@ -241,6 +247,7 @@ GpuSpec build_spec(const std::string& id, const std::string& origin, const FlatT
   s.launch.kernel_us = number(values, "launch.kernel_us");
   s.launch.host_eager_us = number(values, "launch.host_eager_us");
   s.launch.host_library_us = number(values, "launch.host_library_us");
+  s.launch.host_attention_decode_us = number(values, "launch.host_attention_decode_us");
   s.launch.graph_kernel_us = number(values, "launch.graph_kernel_us");
   s.launch.queued_kernel_us = number(values, "launch.queued_kernel_us");
   s.launch.blocks_per_us = number(values, "launch.blocks_per_us");

@@ -19,12 +19,17 @@ struct SmSpec {
   int max_blocks = 0;              // per SM
   double registers_kb = 0;         // per SM
   double shared_memory_kb = 0;     // max configurable per SM
+  int warp_size = 32;                       // threads per warp (wavefront on AMD)
+  int register_allocation_unit = 256;       // registers per warp are allocated in multiples of this
+  int shared_memory_reserved_per_block_bytes = 1024;  // driver reserve per resident block
+  int simt_lanes = 128;                     // lane-instructions issued per SM per clock
 };
 
 struct ComputeSpec {
   double fp32_tflops = 0;
   double fp64_tflops = 0;
   double sfu_tops = 0;
+  int tensor_tile_rows = 64;  // narrowest efficient tensor-core tile side (wgmma: 64 rows)
   std::map<DataType, double> tensor_tflops;  // dense rates; a type the GPU lacks is absent
 };
 
@@ -41,6 +46,7 @@ struct CacheSpec {
   double l1_kb_per_sm = 0;
   double l2_bandwidth_gbps = 0;
   double sm_l2_bandwidth_gbps = 0;  // the most one SM can draw from L2
+  double l2_reuse_fraction = 0.7;   // share of the L2 a reused working set keeps
 };
 
 struct LatencySpec {
@@ -55,6 +61,7 @@ struct LaunchSpec {
   double kernel_us = 0;        // GPU-side, per kernel, launches queued (do_bench of an empty kernel)
   double host_eager_us = 0;    // host CPU time per kernel in eager mode
   double host_library_us = 0;  // extra host time of a library op (GEMM, attention, norm, ...) in eager mode
+  double host_attention_decode_us = 0;  // host time of the library's decode-attention path per call
   double graph_kernel_us = 0;   // GPU-side per kernel in a CUDA graph replay
   double queued_kernel_us = 0;  // GPU-side per further kernel queued back to back
   double blocks_per_us = 0;     // thread blocks started per microsecond, whole GPU

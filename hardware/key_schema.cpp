@@ -84,12 +84,23 @@ const std::vector<KeyDef>& gpu_keys() {
       {"sm.max_blocks", K::integer, "blocks", kReq, R::positive, "resident thread blocks per SM"},
       {"sm.registers_kb", K::number, "KB", kReq, R::positive, "register file per SM"},
       {"sm.shared_memory_kb", K::number, "KB", kReq, R::positive, "maximum configurable shared memory per SM"},
+      {"sm.warp_size", K::integer, "threads", kOpt, R::positive,
+       "threads per warp (NVIDIA) or wavefront (AMD); default from the architecture"},
+      {"sm.register_allocation_unit", K::integer, "registers", kOpt, R::positive,
+       "registers are allocated to a warp in multiples of this many; default from the architecture"},
+      {"sm.shared_memory_reserved_per_block_bytes", K::integer, "bytes", kOpt, R::non_negative,
+       "shared memory the driver reserves for each resident block; default from the architecture"},
+      {"sm.simt_lanes", K::integer, "lanes", kOpt, R::positive,
+       "SIMT lane-instructions one SM issues per clock (sub-partitions x 32); default from the architecture"},
 
       {"compute.fp32_tflops", K::number, "TFLOP/s", kReq, R::positive, "FP32 (non-tensor) FMA peak"},
       {"compute.fp64_tflops", K::number, "TFLOP/s", kReq, R::positive,
        "FP64 peak (tensor-core FP64 where the GPU has it)"},
       {"compute.sfu_tops", K::number, "Tops/s", kOpt, R::positive,
        "special-function unit throughput (exp, rsqrt); default from the architecture's ops per clock per SM"},
+      {"compute.tensor_tile_rows", K::integer, "rows", kOpt, R::positive,
+       "rows of the narrowest tensor-core instruction tile a library kernel issues efficiently; default from the "
+       "architecture"},
       {"compute.tensor_tflops.tf32", K::number, "TFLOP/s", kOpt, R::positive, "dense TF32 tensor-core peak"},
       {"compute.tensor_tflops.fp16", K::number, "TFLOP/s", kOpt, R::positive,
        "dense FP16 tensor-core peak with FP32 accumulation"},
@@ -110,6 +121,8 @@ const std::vector<KeyDef>& gpu_keys() {
       {"cache.l1_kb_per_sm", K::number, "KB", kReq, R::positive, "combined L1/shared storage per SM"},
       {"cache.l2_bandwidth_gbps", K::number, "GB/s", kOpt, R::positive,
        "L2-to-SM bandwidth (default from the architecture's bytes per clock per SM)"},
+      {"cache.l2_reuse_fraction", K::number, "fraction", kOpt, R::fraction,
+       "share of the L2 a reused working set can occupy before it is evicted; default from the architecture"},
       {"cache.sm_l2_bandwidth_gbps", K::number, "GB/s", kOpt, R::positive,
        "most L2 bandwidth one SM can draw (its L1 fill port); default from the architecture"},
 
@@ -127,6 +140,9 @@ const std::vector<KeyDef>& gpu_keys() {
       {"launch.host_library_us", K::number, "us", kOpt, R::non_negative,
        "extra host time of an eager library op (GEMM, attention, convolution, norm, embedding) over a pointwise "
        "one: framework dispatch and library setup (default from architecture file)"},
+      {"launch.host_attention_decode_us", K::number, "us", kOpt, R::non_negative,
+       "host time of an eager decode-attention call (the library's split-KV path) per call; default from the "
+       "architecture file"},
       {"launch.blocks_per_us", K::number, "blocks/us", kOpt, R::positive,
        "thread blocks the GPU's work distributor starts per microsecond (default from architecture file)"},
       {"launch.queued_kernel_us", K::number, "us", kOpt, R::positive,
@@ -240,9 +256,12 @@ const std::vector<KeyDef>& architecture_keys() {
     };
     for (const auto& key : gpu_keys()) {
       const bool defaultable = key.path.rfind("efficiency.", 0) == 0 || key.path == "launch.host_eager_us" ||
-                               key.path == "launch.host_library_us" ||
+                               key.path == "launch.host_library_us" || key.path == "launch.host_attention_decode_us" ||
                                key.path == "launch.graph_kernel_us" || key.path == "launch.queued_kernel_us" ||
-                               key.path == "launch.blocks_per_us" ||
+                               key.path == "launch.blocks_per_us" || key.path == "sm.warp_size" ||
+                               key.path == "sm.register_allocation_unit" ||
+                               key.path == "sm.shared_memory_reserved_per_block_bytes" || key.path == "sm.simt_lanes" ||
+                               key.path == "compute.tensor_tile_rows" || key.path == "cache.l2_reuse_fraction" ||
                                key.path == "host.transfer_latency_us";
       if (defaultable) keys.push_back(key);
     }

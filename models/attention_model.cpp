@@ -20,15 +20,31 @@ constexpr double kSoftmaxInstructionsPerScore = 8;
 // ping-pong (one runs softmax while the other multiplies). 0.85 reproduces head_dim 128 and 64
 // alike on the dev half of the H200 run.
 constexpr double kSoftmaxOverlap = 0.85;
+// Threads and registers: Hopper kernels run a producer and two consumer warpgroups at 168
+// registers (FlashAttention-3); FlashAttention-2 kernels run 4 warps at up to 255 registers.
+constexpr double kHopperThreads = 384;
+constexpr double kFa2Threads = 128;
+constexpr int kHopperRegisters = 168;
+constexpr int kFa2Registers = 255;
+// Share of the softmax hidden under the products in FlashAttention-2 (one warp does both).
+constexpr double kFa2Overlap = 0.5;
+// Serial per-block cycles: the prologue, the final rescale and the O store (prefill); the
+// split-KV partial store (decode). Dev half of the H200 run.
+constexpr double kPrefillFixedCycles = 1500;
+constexpr double kDecodeFixedCycles = 1000;
+// Decode kernels: 128 threads at 128 registers; the grid is split to fill the SMs this many times.
+constexpr int kDecodeThreads = 128;
+constexpr int kDecodeRegisters = 128;
+constexpr double kDecodeWavesTarget = 2;
 // Causal kernels mask the diagonal tiles element by element.
 constexpr double kCausalEfficiency = 0.9;
 // Backward kernels run five products per tile with atomics on dQ: FlashAttention-3 reports about
 // 0.75-0.8 of the forward's throughput on H100 (Shah et al. 2024).
 constexpr double kBackwardEfficiency = 0.78;
-// Host time of the library's decode path per call (cuDNN SDPA through PyTorch 2.11), from the
-// framework probe (15.7 us on the H200 machine, 24.4 us on the H100 one). do_bench hides host work
-// shorter than its L2 flush; eager timelines pay it.
-constexpr double kDecodeHostUs = 20;
+// Backward work over the forward's (FlashAttention-2 paper, Algorithm 2): five matrix products
+// against two (2.5x), and the softmax recomputed plus its gradient (2x the SIMT instructions).
+constexpr double kBackwardProductsPerForward = 2.5;
+constexpr double kBackwardSimtPerForward = 2;
 
 // Average number of KV steps a query block executes; causal blocks stop at the diagonal
 // (aligned to the end of the keys, as FlashAttention does when seq_q < seq_kv).
@@ -53,17 +69,17 @@ struct FlashTiles {
   Pipe pipe;
 };
 
-FlashTiles tiles_for(const hw::GpuSpec& gpu, double d, double e) {
-  const double smem = gpu.sm.shared_memory_kb * 1024 - 2048;
-  if (gpu.cc_major() >= 9) return {kBlockQ, kBlockKV, 384, kSoftmaxOverlap, Pipe::tensor};
+FlashTiles tiles_for(const device::Device& gpu, double d, double e) {
+  const double smem = gpu.shared_bytes_per_block();
+  if (gpu.cc_major() >= 9) return {kBlockQ, kBlockKV, kHopperThreads, kSoftmaxOverlap, Pipe::tensor};
   // FlashAttention-2: 4 warps, Q tile plus one K and one V tile; halve the KV tile until it fits.
   double block_q = 128, block_kv = d <= 64 ? 128 : 64;
   while ((block_q * d + 2 * block_kv * d) * e > smem && block_kv > 32) block_kv /= 2;
   while ((block_q * d + 2 * block_kv * d) * e > smem && block_q > 64) block_q /= 2;
-  return {block_q, block_kv, 128, 0.5, Pipe::mma_sync};
+  return {block_q, block_kv, kFa2Threads, kFa2Overlap, Pipe::mma_sync};
 }
 
-PlanOption prefill(const wl::AttentionOp& a, const hw::GpuSpec& gpu) {
+PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
   const double e = bytes_per_element(a.dtype);
   const double d = static_cast<double>(a.head_dim);
   const double bh = double(a.batch) * double(a.heads);
@@ -78,7 +94,7 @@ PlanOption prefill(const wl::AttentionOp& a, const hw::GpuSpec& gpu) {
            (a.causal ? " causal" : "");
   k.blocks = q_blocks * bh;
   k.threads = static_cast<int>(tiles.threads);
-  k.registers = tiles.pipe == Pipe::tensor ? 168 : 255;
+  k.registers = tiles.pipe == Pipe::tensor ? kHopperRegisters : kFa2Registers;
   const double stages = tiles.pipe == Pipe::tensor ? 2 : 1;
   k.shared_bytes = (block_q * d + stages * 2 * block_kv * d) * e;  // Q tile, K and V stages
   k.pipe = tiles.pipe;
@@ -87,14 +103,15 @@ PlanOption prefill(const wl::AttentionOp& a, const hw::GpuSpec& gpu) {
   k.pipe_flops = 4 * d * scores;
   // The diagonal step of a causal block computes a full tile and masks half of it.
   k.pipe_efficiency = (a.causal ? kCausalEfficiency : 1.0) * (a.backward ? kBackwardEfficiency : 1.0);
-  if (a.backward) {
-    k.name = "flash attention bwd" + k.name.substr(std::string("flash attention fwd").size());
-    k.pipe_flops *= 2.5;
-    k.simt_instructions *= 2;
-    k.sfu_ops *= 1;
-  }
   k.simt_instructions = kSoftmaxInstructionsPerScore * scores;
   k.sfu_ops = scores;
+  if (a.backward) {
+    // dV, dP, dQ, dK and the recomputed scores: 2.5x the forward's products; the softmax's
+    // recomputation and its gradient double the SIMT work; the exponentials are recomputed once.
+    k.name = "flash attention bwd" + k.name.substr(std::string("flash attention fwd").size());
+    k.pipe_flops *= kBackwardProductsPerForward;
+    k.simt_instructions *= kBackwardSimtPerForward;
+  }
   k.overlap = tiles.overlap;
   // DRAM: Q, K, V and O once (the K/V of one head is shared by its query blocks through L2).
   const double q_bytes = bh * double(a.seq_q) * d * e;
@@ -102,12 +119,12 @@ PlanOption prefill(const wl::AttentionOp& a, const hw::GpuSpec& gpu) {
   k.dram_bytes = (a.backward ? 4 * q_bytes + 2 * kv_bytes : 2 * q_bytes + kv_bytes) / k.blocks;
   k.l2_bytes = (a.backward ? 2 : 1) * (2 * block_q * d * e + steps * 2 * block_kv * d * e);
   k.dram_rounds = 2;  // Q, then the first K/V stage
-  k.fixed_cycles = 1500;  // prologue, the final rescale and the O store
+  k.fixed_cycles = kPrefillFixedCycles;
   PlanOption option{k.name, {memset_kernel(gpu), k}, 0};
   return option;
 }
 
-PlanOption decode(const wl::AttentionOp& a, const hw::GpuSpec& gpu) {
+PlanOption decode(const wl::AttentionOp& a, const device::Device& gpu) {
   const double e = bytes_per_element(a.dtype);
   const double d = static_cast<double>(a.head_dim);
   // The query heads of a group share their K/V head: the kernel packs them (and the query rows)
@@ -117,13 +134,13 @@ PlanOption decode(const wl::AttentionOp& a, const hw::GpuSpec& gpu) {
   const double tiles = double(a.batch) * double(a.kv_heads) * std::ceil(rows / kDecodeRows);
   // Split the KV sequence so that the grid fills the GPU at least twice over.
   const double kv_chunks = std::ceil(double(a.seq_kv) / kBlockKV);
-  const double splits = std::clamp(std::ceil(2.0 * gpu.sm.count / tiles), 1.0, kv_chunks);
+  const double splits = std::clamp(std::ceil(kDecodeWavesTarget * gpu.sms() / tiles), 1.0, kv_chunks);
   KernelPlan k;
   k.name = "flash decoding, " + std::to_string(int(splits)) + " KV splits";
   k.blocks = tiles * splits;
-  k.threads = 128;
-  k.registers = 128;
-  const double stages = 2 * 2 * kBlockKV * d * e <= gpu.sm.shared_memory_kb * 1024 - 2048 ? 2 : 1;
+  k.threads = kDecodeThreads;
+  k.registers = kDecodeRegisters;
+  const double stages = 2 * 2 * kBlockKV * d * e <= gpu.shared_bytes_per_block() ? 2 : 1;
   k.shared_bytes = stages * 2 * kBlockKV * d * e;
   k.pipe = Pipe::mma_sync;
   k.dtype = a.dtype;
@@ -141,8 +158,10 @@ PlanOption decode(const wl::AttentionOp& a, const hw::GpuSpec& gpu) {
   k.dram_write_bytes = (q_bytes + partial_bytes) / k.blocks;
   k.l2_bytes = k.dram_bytes;
   k.dram_rounds = 2;
-  k.fixed_cycles = 1000;
-  PlanOption option{k.name, {k}, kDecodeHostUs};
+  k.fixed_cycles = kDecodeFixedCycles;
+  // The library's decode path costs the host more per call (launch.host_attention_decode_us, a
+  // host fact): do_bench hides host work shorter than its L2 flush; eager timelines pay it.
+  PlanOption option{k.name, {k}, gpu.launch().host_attention_decode_us};
   if (splits > 1) {
     const double partials = bh * double(a.seq_q) * splits * (d + 2);
     option.kernels.push_back(
@@ -153,9 +172,9 @@ PlanOption decode(const wl::AttentionOp& a, const hw::GpuSpec& gpu) {
 
 }  // namespace
 
-std::vector<PlanOption> AttentionModel::plan(const wl::Op& op, const hw::GpuSpec& gpu) const {
+std::vector<PlanOption> AttentionModel::plan(const wl::Op& op, const device::Device& gpu) const {
   const auto& a = std::get<wl::AttentionOp>(op);
-  (void)gpu.tensor_tflops(a.dtype);  // throws when the GPU has no tensor cores for this type
+  gpu.require_tensor(a.dtype);  // throws when the GPU has no tensor cores for this type
   if (double(a.seq_q) < kDecodeRows && !a.backward) return {decode(a, gpu)};
   return {prefill(a, gpu)};
 }

@@ -17,7 +17,7 @@ constexpr double kChannelAlignment = 8;
 constexpr double kWinogradMultiplyReduction = 36.0 / 16.0;
 }  // namespace
 
-std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const hw::GpuSpec& gpu) const {
+std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& gpu) const {
   const auto& c = std::get<wl::Conv2dOp>(op);
   const double e = bytes_per_element(c.dtype);
   const double n = double(c.n), p = double(c.p()), q = double(c.q());
@@ -36,7 +36,7 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const hw::GpuSpec& gpu
     g.a_unique_bytes = n * double(c.h) * double(c.w) * channels * e;
     g.efficiency = kImplicitGemmEfficiency;
     // The K loop steps through taps; each step is a full K tile wide even when a tap has fewer channels.
-    const double tk = std::max(8.0, 128.0 / e);
+    const double tk = gemm_k_step(c.dtype);
     const double steps = double(c.r) * double(c.s) * std::ceil(channels / tk);
     g.k_padding_factor = steps * tk / g.k;
   }

@@ -8,7 +8,7 @@ namespace gpucast::models {
 
 class ConvModel final : public OpModel {
  public:
-  [[nodiscard]] std::vector<PlanOption> plan(const wl::Op& op, const hw::GpuSpec& gpu) const override;
+  [[nodiscard]] std::vector<PlanOption> plan(const wl::Op& op, const device::Device& gpu) const override;
 };
 
 }  // namespace gpucast::models

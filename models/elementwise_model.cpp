@@ -16,7 +16,7 @@ constexpr double kInstructionsPerFlop = 3;
 constexpr double kUnrolledInstructions = 90;
 }  // namespace
 
-std::vector<PlanOption> ElementwiseModel::plan(const wl::Op& op, const hw::GpuSpec& gpu) const {
+std::vector<PlanOption> ElementwiseModel::plan(const wl::Op& op, const device::Device& gpu) const {
   const auto& e = std::get<wl::ElementwiseOp>(op);
   const double n = static_cast<double>(e.elements);
   const double read = n * e.inputs * bytes_per_element(e.dtype);

@@ -49,19 +49,52 @@ constexpr double kStartupCycles = 3000;
 // GEMMs at m <= 128 sustain about 0.88 of the copy rate on the H100 and H200).
 constexpr double kTileReadEfficiency = 0.88;
 
-// K-step depth in elements: one 128-byte row of each operand per pipeline stage.
-double k_step(DataType t) { return std::max(8.0, 128.0 / bytes_per_element(t)); }
+// Share of the SM's shared memory a GEMM kernel gives its operand pipeline stages; the rest holds
+// the epilogue's staging tile and the pipeline barriers (CUTLASS sm90 collective builders' stage
+// count; library fact).
+constexpr double kSharedBudgetFraction = 0.85;
 
-Pipe pipe_for(DataType t, const hw::GpuSpec& gpu) {
+
+// Split-K factors libraries try, and their limits: each split keeps at least this many K steps,
+// and the grid stays under this many blocks per SM (cuBLASLt heuristics as seen in its kernel
+// names; library fact).
+constexpr double kSplitKFactors[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+constexpr double kMinKStepsPerSplit = 4;
+constexpr double kMaxSplitBlocksPerSm = 6;
+// Pipeline stages a kernel allocates at most, and at least (load one while computing another).
+constexpr double kMaxStages = 16;
+constexpr double kMinStages = 2;
+// Threads and registers: Hopper warp-specialized kernels run one producer and two consumer
+// warpgroups (384 threads) for tiles of 128x128 and up, one consumer below, at 168 registers per
+// thread (CUTLASS sm90 register reconfiguration); SIMT kernels 256 threads at 128 registers.
+constexpr int kLargeTileThreads = 384;
+constexpr int kTileThreads = 256;
+constexpr int kTensorRegisters = 168;
+constexpr int kSimtRegisters = 128;
+constexpr double kLargeTileArea = 128 * 128;
+// SIMT GEMMs step K 16 elements at a time (CUTLASS SIMT tiles); two blocks share an SM.
+constexpr double kSimtKStep = 16;
+constexpr int kSimtBlocksPerSm = 2;
+// Per-tile serial cycles: the first stages' barrier waits and the epilogue's store, half of it
+// exposed, draining 64 bytes per cycle through shared memory (dev half of the H200 run).
+constexpr double kTileFixedCycles = 600;
+constexpr double kEpilogueBytesPerCycle = 64;
+constexpr double kEpilogueExposedShare = 0.5;
+// Libraries never pick tiles more than twice the problem along a side (beyond 64).
+constexpr double kMaxTileOvershoot = 2;
+
+Pipe pipe_for(DataType t, const device::Device& gpu) {
   if (t == DataType::fp64) return Pipe::fp64;
   if (t == DataType::fp32) return Pipe::fp32;
-  (void)gpu.tensor_tflops(t);  // throws when the GPU lacks this data type
+  gpu.require_tensor(t);  // throws when the GPU lacks this data type
   return Pipe::tensor;
 }
 
 }  // namespace
 
-double gemm_dram_bytes(const GemmShape& g, double tm, double tn, double concurrent, double l2_bytes) {
+double gemm_k_step(DataType t) { return std::max(8.0, 128.0 / bytes_per_element(t)); }
+
+double gemm_dram_bytes(const GemmShape& g, double tm, double tn, double concurrent, double l2_reuse_bytes) {
   const double e_in = bytes_per_element(g.in);
   const double a = g.a_unique_bytes > 0 ? g.a_unique_bytes : g.m * g.k * e_in;
   const double b = g.k * g.n * e_in;
@@ -69,9 +102,8 @@ double gemm_dram_bytes(const GemmShape& g, double tm, double tn, double concurre
   const double tiles_m = ceil_div(g.m, tm);
   const double tiles_n = ceil_div(g.n, tn);
   const double tiles = tiles_m * tiles_n;
-  // Operands that fit in (most of) the L2 are read from DRAM once.
-  const double usable_l2 = 0.7 * l2_bytes;
-  if (a + b <= usable_l2) return g.batch * (a + b + c);
+  // Operands that fit in the L2's reusable share are read from DRAM once (device/device.h).
+  if (a + b <= l2_reuse_bytes) return g.batch * (a + b + c);
   // Otherwise each wave of `concurrent` tiles reads its panels: the wave covers a rectangle of
   // rows x cols tiles chosen (by rasterization) to minimize the panels it touches.
   const double w = std::max(1.0, std::min(concurrent, tiles));
@@ -89,34 +121,37 @@ double gemm_dram_bytes(const GemmShape& g, double tm, double tn, double concurre
   return g.batch * (per_batch + c);
 }
 
-std::vector<PlanOption> gemm_options(const GemmShape& g, const hw::GpuSpec& gpu) {
+std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& gpu) {
   const Pipe pipe = pipe_for(g.in, gpu);
   const bool tensor = pipe == Pipe::tensor;
   const double e_in = bytes_per_element(g.in);
   const double e_out = bytes_per_element(g.out);
-  const double tk = tensor ? k_step(g.in) : 16;
-  const double smem_budget = 0.85 * gpu.sm.shared_memory_kb * 1024;
-  const double l2_bytes = gpu.cache.l2_mb * 1024 * 1024;
-  const int sms = gpu.sm.count;
+  const double tk = tensor ? gemm_k_step(g.in) : kSimtKStep;
+  const double smem_budget = kSharedBudgetFraction * gpu.shared_bytes_per_sm();
+  const double l2_reuse_bytes = gpu.l2_reuse_bytes();
+  const int sms = gpu.sms();
   const auto& tiles = !tensor ? simt_tiles() : g.in == DataType::tf32 ? tf32_tiles() : tensor_tiles();
 
   std::vector<PlanOption> options;
   for (const Tile& t : tiles) {
     // Skip tiles far larger than the problem: libraries never pick them.
-    if (t.tm > 2 * std::max(g.m, 8.0) && t.tm > 64) continue;
-    if (t.tn > 2 * std::max(g.n, 8.0) && t.tn > 64) continue;
+    if (t.tm > kMaxTileOvershoot * std::max(g.m, 8.0) && t.tm > 64) continue;
+    if (t.tn > kMaxTileOvershoot * std::max(g.n, 8.0) && t.tn > 64) continue;
     const double tiles_mn = ceil_div(g.m, t.tm) * ceil_div(g.n, t.tn) * g.batch;
-    const double k_steps_total = ceil_div(g.k, tk);
-    for (double split : {1.0, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0}) {
-      if (split > 1 && (k_steps_total / split < 4 || tiles_mn * split > 6.0 * sms)) continue;
+    // K steps the kernel executes: implicit GEMM pads each filter tap to whole K steps
+    // (k_padding_factor), so the executed depth is k x factor, rounded to the step once.
+    const double k_steps_total = ceil_div(g.k * g.k_padding_factor, tk);
+    for (double split : kSplitKFactors) {
+      if (split > 1 && (k_steps_total / split < kMinKStepsPerSplit || tiles_mn * split > kMaxSplitBlocksPerSm * sms))
+        continue;
       const double k_per_split = std::ceil(k_steps_total / split) * tk;
       const double blocks = tiles_mn * split;
 
       const double stage_bytes = (t.tm + t.tn) * tk * e_in;
       // A tile needs two stages in flight (load one while computing the other); GPUs with less
       // shared memory (Turing: 64 KB) never run the largest tiles.
-      if (std::floor(smem_budget / stage_bytes) < 2) continue;
-      const double stages = std::min(std::floor(smem_budget / stage_bytes), 16.0);
+      if (std::floor(smem_budget / stage_bytes) < kMinStages) continue;
+      const double stages = std::min(std::floor(smem_budget / stage_bytes), kMaxStages);
       const double smem = stages * stage_bytes;
       const double area = t.tm * t.tn;
 
@@ -124,31 +159,31 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const hw::GpuSpec& gpu)
       k.name = std::string(tensor ? "gemm " : "simt gemm ") + std::to_string(int(t.tm)) + "x" +
                std::to_string(int(t.tn)) + (split > 1 ? " split-k " + std::to_string(int(split)) : "");
       k.blocks = blocks;
-      k.threads = tensor ? (area >= 128 * 128 ? 384 : 256) : 256;
-      k.registers = tensor ? 168 : 128;
+      k.threads = tensor && area >= kLargeTileArea ? kLargeTileThreads : kTileThreads;
+      k.registers = tensor ? kTensorRegisters : kSimtRegisters;
       k.shared_bytes = smem;
-      k.max_blocks_per_sm = tensor ? 1 : 2;
+      k.max_blocks_per_sm = tensor ? 1 : kSimtBlocksPerSm;
       k.pipe = pipe;
       k.dtype = g.in;
-      const double k_exec = k_per_split * g.k_padding_factor;
+      const double k_exec = k_per_split;
       k.pipe_flops = 2 * t.tm * t.tn * k_exec;
       // wgmma needs 64 rows per warpgroup: a side narrower than 64 wastes tensor-core issue.
       const double narrow = std::min(t.tm, t.tn);
-      k.pipe_efficiency = g.efficiency * std::min(1.0, narrow / 64.0);
+      k.pipe_efficiency = g.efficiency * std::min(1.0, narrow / gpu.tensor_tile_rows());
       const double out_tile_bytes = t.tm * t.tn * (split > 1 ? 4.0 : e_out);
       // On Hopper and later, large tensor-core tiles run as 2-CTA clusters that multicast the A
       // tile to both CTAs (thread-block clusters do not exist before compute capability 9).
-      const double a_share = tensor && area >= 128 * 128 && gpu.cc_major() >= 9 ? 0.5 : 1.0;
+      const double a_share = tensor && area >= kLargeTileArea && gpu.cc_major() >= 9 ? 0.5 : 1.0;
       k.l2_bytes = (a_share * t.tm + t.tn) * k_exec * e_in + out_tile_bytes;
       const double concurrent = std::min(blocks, double(sms));
-      double dram = gemm_dram_bytes(g, t.tm, t.tn, concurrent / split, l2_bytes);
+      double dram = gemm_dram_bytes(g, t.tm, t.tn, concurrent / split, l2_reuse_bytes);
       if (split > 1) dram += g.batch * g.m * g.n * 4.0 * split;  // fp32 partials (leave L2 under load)
       k.dram_bytes = dram / blocks;
       k.dram_read_efficiency = kTileReadEfficiency;
       // The first stages' loads; the epilogue store that the next tile cannot hide; and, once per
       // kernel, the prologue (tensor-map fetch, barrier setup) and the last tile's drain.
       k.dram_rounds = 1;
-      k.fixed_cycles = 600 + 0.5 * out_tile_bytes / 64.0;
+      k.fixed_cycles = kTileFixedCycles + kEpilogueExposedShare * out_tile_bytes / kEpilogueBytesPerCycle;
       k.startup_cycles = kStartupCycles;
 
       PlanOption option;
@@ -176,7 +211,7 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const hw::GpuSpec& gpu)
   return options;
 }
 
-std::vector<PlanOption> GemmModel::plan(const wl::Op& op, const hw::GpuSpec& gpu) const {
+std::vector<PlanOption> GemmModel::plan(const wl::Op& op, const device::Device& gpu) const {
   const auto& g = std::get<wl::GemmOp>(op);
   GemmShape shape;
   shape.m = static_cast<double>(g.m);

@@ -22,15 +22,19 @@ struct GemmShape {
 };
 
 // Bytes a tiled GEMM moves through DRAM when `concurrent` tiles of tm x tn run at once and share
-// operand panels through an L2 of `l2_bytes`. At least every operand once; at most no reuse.
-[[nodiscard]] double gemm_dram_bytes(const GemmShape& g, double tm, double tn, double concurrent, double l2_bytes);
+// operand panels through the L2 (`l2_reuse_bytes`: the share a reused set keeps). At least every operand once; at most no reuse.
+[[nodiscard]] double gemm_dram_bytes(const GemmShape& g, double tm, double tn, double concurrent, double l2_reuse_bytes);
+
+// K-step depth of a tensor-core GEMM pipeline stage, in elements: one 128-byte row of each operand
+// (library fact: CUTLASS/cuBLAS tile K of 64 bf16 or 128 fp8 elements).
+[[nodiscard]] double gemm_k_step(DataType t);
 
 // Every tile / split-K configuration worth trying for `g` on `gpu`.
-[[nodiscard]] std::vector<PlanOption> gemm_options(const GemmShape& g, const hw::GpuSpec& gpu);
+[[nodiscard]] std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& gpu);
 
 class GemmModel final : public OpModel {
  public:
-  [[nodiscard]] std::vector<PlanOption> plan(const wl::Op& op, const hw::GpuSpec& gpu) const override;
+  [[nodiscard]] std::vector<PlanOption> plan(const wl::Op& op, const device::Device& gpu) const override;
 };
 
 }  // namespace gpucast::models

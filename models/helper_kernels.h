@@ -3,7 +3,7 @@
 // maps, split-K reductions, padding) and the workspace memsets libraries launch.
 #include <string>
 
-#include "hardware/gpu_spec.h"
+#include "device/device.h"
 #include "models/kernel_plan.h"
 
 namespace gpucast::models {
@@ -13,9 +13,9 @@ namespace gpucast::models {
 // instructions (math, conversions, address arithmetic).
 [[nodiscard]] KernelPlan streaming_kernel(const std::string& name, double elements, double read_bytes,
                                           double write_bytes, double instructions_per_element,
-                                          const hw::GpuSpec& gpu, double elements_per_thread = 0);
+                                          const device::Device& gpu, double elements_per_thread = 0);
 
 // cudaMemsetAsync of a small workspace (split-K semaphores, attention accumulators).
-[[nodiscard]] KernelPlan memset_kernel(const hw::GpuSpec& gpu);
+[[nodiscard]] KernelPlan memset_kernel(const device::Device& gpu);
 
 }  // namespace gpucast::models

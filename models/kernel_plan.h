@@ -5,17 +5,12 @@
 #include <vector>
 
 #include "common/dtype.h"
+#include "device/occupancy.h"
+#include "device/pipe.h"
 
 namespace gpucast::models {
 
-// The execution unit that does a block's main arithmetic.
-enum class Pipe {
-  none,
-  tensor,    // warpgroup / library tensor-core path (wgmma on Hopper): compute.tensor_tflops x efficiency
-  mma_sync,  // warp-level mma.sync path: tensor rate x efficiency.mma_sync
-  fp32,      // SIMT FP32 FMA: compute.fp32_tflops x efficiency.fp32
-  fp64,      // compute.fp64_tflops x efficiency.fp64
-};
+using device::Pipe;
 
 struct KernelPlan {
   std::string name;  // what runs, e.g. "gemm 128x256 k64 (1 CTA/SM)"
@@ -58,6 +53,11 @@ struct KernelPlan {
   // Time outside the blocks' work (e.g. a host link transfer), microseconds.
   double extra_us = 0;
   bool reads_dram = true;  // pays the first-touch latency after an L2 flush
+
+  // What one block asks of an SM, for the occupancy rule.
+  [[nodiscard]] device::BlockResources resources() const {
+    return {threads, registers, shared_bytes, max_blocks_per_sm};
+  }
 };
 
 // One way a library may run an op: kernels launched back to back on one stream.

@@ -7,7 +7,7 @@
 
 namespace gpucast::models {
 
-std::vector<PlanOption> EmbeddingModel::plan(const wl::Op& op, const hw::GpuSpec& gpu) const {
+std::vector<PlanOption> EmbeddingModel::plan(const wl::Op& op, const device::Device& gpu) const {
   const auto& m = std::get<wl::EmbeddingOp>(op);
   const double e = bytes_per_element(m.dtype);
   const double tokens = double(m.tokens);
@@ -17,7 +17,7 @@ std::vector<PlanOption> EmbeddingModel::plan(const wl::Op& op, const hw::GpuSpec
   if (tokens <= 16) {
     k.name = "indexSelectSmallIndex";
     k.threads = 128;
-    k.blocks = std::min(std::ceil(dim / 128), 8.0 * gpu.sm.count);
+    k.blocks = std::min(std::ceil(dim / 128), 8.0 * gpu.sms());
     k.dram_rounds = 2 * tokens;  // each index load gates its row load
     k.bytes_in_flight = 128 * e;
   } else {
@@ -37,7 +37,7 @@ std::vector<PlanOption> EmbeddingModel::plan(const wl::Op& op, const hw::GpuSpec
   return {PlanOption{k.name, {k}, 0}};
 }
 
-std::vector<PlanOption> CopyModel::plan(const wl::Op& op, const hw::GpuSpec& gpu) const {
+std::vector<PlanOption> CopyModel::plan(const wl::Op& op, const device::Device& gpu) const {
   const auto& c = std::get<wl::CopyOp>(op);
   if (c.kind == wl::CopyKind::d2d) {
     KernelPlan k = streaming_kernel("device copy", c.bytes / 16, c.bytes, c.bytes, 2, gpu, 1);
@@ -49,22 +49,22 @@ std::vector<PlanOption> CopyModel::plan(const wl::Op& op, const hw::GpuSpec& gpu
   k.threads = 32;
   k.reads_dram = false;
   // The copy engine, not the SMs: a fixed setup, then the host link's sustained rate.
-  k.extra_us = gpu.host_transfer_latency_us + c.bytes / (gpu.pcie_gbps * gpu.efficiency.pcie * 1e3);
+  k.extra_us = gpu.host_link().transfer_latency_us + c.bytes / gpu.host_link().rate;
   return {PlanOption{k.name, {k}, 0}};
 }
 
-std::vector<PlanOption> CustomModel::plan(const wl::Op& op, const hw::GpuSpec& gpu) const {
+std::vector<PlanOption> CustomModel::plan(const wl::Op& op, const device::Device& gpu) const {
   const auto& c = std::get<wl::CustomOp>(op);
   KernelPlan k;
   k.name = "custom kernel";
   // Enough blocks to fill every SM several times over, as a well-written kernel does.
-  k.blocks = 8.0 * gpu.sm.count;
+  k.blocks = 8.0 * gpu.sms();
   k.threads = 256;
   k.registers = 64;
   if (c.dtype == DataType::fp32 || c.dtype == DataType::fp64) {
     k.pipe = c.dtype == DataType::fp64 ? Pipe::fp64 : Pipe::fp32;
   } else {
-    (void)gpu.tensor_tflops(c.dtype);
+    gpu.require_tensor(c.dtype);
     k.pipe = Pipe::tensor;
   }
   k.dtype = c.dtype;

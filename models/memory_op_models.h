@@ -9,20 +9,20 @@ namespace gpucast::models {
 // indices, two dependent loads each), a vectorized gather kernel beyond.
 class EmbeddingModel final : public OpModel {
  public:
-  [[nodiscard]] std::vector<PlanOption> plan(const wl::Op& op, const hw::GpuSpec& gpu) const override;
+  [[nodiscard]] std::vector<PlanOption> plan(const wl::Op& op, const device::Device& gpu) const override;
 };
 
 // d2d: a streaming copy on the SMs (cudaMemcpyAsync); h2d/d2h: the copy engine over PCIe.
 class CopyModel final : public OpModel {
  public:
-  [[nodiscard]] std::vector<PlanOption> plan(const wl::Op& op, const hw::GpuSpec& gpu) const override;
+  [[nodiscard]] std::vector<PlanOption> plan(const wl::Op& op, const device::Device& gpu) const override;
 };
 
 // A kernel known only by its FLOPs and bytes: assumed well parallelized, at the GPU's sustained
 // rates for its data type.
 class CustomModel final : public OpModel {
  public:
-  [[nodiscard]] std::vector<PlanOption> plan(const wl::Op& op, const hw::GpuSpec& gpu) const override;
+  [[nodiscard]] std::vector<PlanOption> plan(const wl::Op& op, const device::Device& gpu) const override;
 };
 
 }  // namespace gpucast::models

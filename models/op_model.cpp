@@ -1,5 +1,7 @@
 #include "models/op_model.h"
 
+#include <type_traits>
+
 #include "models/attention_model.h"
 #include "models/conv_model.h"
 #include "models/elementwise_model.h"
@@ -8,19 +10,27 @@
 #include "models/row_models.h"
 
 namespace gpucast::models {
+namespace {
 
-std::vector<PlanOption> plan_op(const wl::Op& op, const hw::GpuSpec& gpu) {
-  // Stateless models: one instance each, chosen by the op's family.
-  static const GemmModel kGemm;
-  static const AttentionModel kAttention;
-  static const ConvModel kConv;
-  static const ElementwiseModel kElementwise;
-  static const RowOpModel kRows;
-  static const EmbeddingModel kEmbedding;
-  static const CopyModel kCopy;
-  static const CustomModel kCustom;
-  const OpModel* models[] = {&kGemm, &kAttention, &kConv, &kElementwise, &kRows, &kEmbedding, &kCopy, &kCustom};
-  return models[op.index()]->plan(op, gpu);
+// The model of each op family, found by the op's type (not its position in the variant): adding a
+// family means one line here, and forgetting it fails to compile.
+template <class OpT>
+const OpModel& model_for() {
+  if constexpr (std::is_same_v<OpT, wl::GemmOp>) { static const GemmModel m; return m; }
+  else if constexpr (std::is_same_v<OpT, wl::AttentionOp>) { static const AttentionModel m; return m; }
+  else if constexpr (std::is_same_v<OpT, wl::Conv2dOp>) { static const ConvModel m; return m; }
+  else if constexpr (std::is_same_v<OpT, wl::ElementwiseOp>) { static const ElementwiseModel m; return m; }
+  else if constexpr (std::is_same_v<OpT, wl::RowOp>) { static const RowOpModel m; return m; }
+  else if constexpr (std::is_same_v<OpT, wl::EmbeddingOp>) { static const EmbeddingModel m; return m; }
+  else if constexpr (std::is_same_v<OpT, wl::CopyOp>) { static const CopyModel m; return m; }
+  else if constexpr (std::is_same_v<OpT, wl::CustomOp>) { static const CustomModel m; return m; }
+  else static_assert(!sizeof(OpT), "every op family needs a model: add it to model_for");
+}
+
+}  // namespace
+
+std::vector<PlanOption> plan_op(const wl::Op& op, const device::Device& gpu) {
+  return std::visit([&](const auto& o) { return model_for<std::decay_t<decltype(o)>>().plan(op, gpu); }, op);
 }
 
 }  // namespace gpucast::models

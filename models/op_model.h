@@ -4,7 +4,7 @@
 // (cuBLAS, cuDNN) aim to. One implementation per op family lives beside this interface.
 #include <vector>
 
-#include "hardware/gpu_spec.h"
+#include "device/device.h"
 #include "models/kernel_plan.h"
 #include "workloads/op.h"
 
@@ -15,10 +15,10 @@ namespace gpucast::models {
 class OpModel {
  public:
   virtual ~OpModel() = default;
-  [[nodiscard]] virtual std::vector<PlanOption> plan(const wl::Op& op, const hw::GpuSpec& gpu) const = 0;
+  [[nodiscard]] virtual std::vector<PlanOption> plan(const wl::Op& op, const device::Device& gpu) const = 0;
 };
 
 // Plans `op` with the model for its family.
-[[nodiscard]] std::vector<PlanOption> plan_op(const wl::Op& op, const hw::GpuSpec& gpu);
+[[nodiscard]] std::vector<PlanOption> plan_op(const wl::Op& op, const device::Device& gpu);
 
 }  // namespace gpucast::models

@@ -24,22 +24,21 @@ constexpr double kSoftmaxRegInstructionsPerElement = 125;  // scalar loads, row 
 constexpr double kSoftmaxInstructionsPerElement = 90;      // vectorized (ILP) passes
 constexpr double kWarpSoftmaxInstructionsPerElement = 65;
 
-// Blocks of `threads` threads using `registers` each that one SM holds at once.
-double resident_blocks_per_sm(double threads, double registers, const hw::GpuSpec& gpu) {
-  const double by_threads = std::floor(gpu.sm.max_threads / threads);
-  const double by_registers = std::floor(gpu.sm.registers_kb * 1024 / 4 / (registers * threads));
-  return std::max(1.0, std::min({by_threads, by_registers, double(gpu.sm.max_blocks)}));
+// Blocks of `threads` threads using `registers` each that one SM holds at once (the device's
+// occupancy rule; at least one).
+double resident_blocks_per_sm(double threads, double registers, const device::Device& gpu) {
+  const device::BlockResources block{static_cast<int>(threads), static_cast<int>(registers), 0, 0};
+  return std::max(1, gpu.occupancy(block).blocks_per_sm);
 }
 
 // Share of a second pass over rows that still finds them in L2. While the resident blocks read
 // their rows and reread them, the rows they write pass through the L2 as well: the pass hits
 // when twice the resident rows fit.
-double reread_hit_fraction(double resident_rows, double row_bytes, const hw::GpuSpec& gpu) {
-  const double footprint = 2 * resident_rows * row_bytes;
-  return std::min(1.0, gpu.cache.l2_mb * 1024 * 1024 / std::max(1.0, footprint));
+double reread_hit_fraction(double resident_rows, double row_bytes, const device::Device& gpu) {
+  return gpu.l2_hit_fraction(2 * resident_rows * row_bytes);
 }
 
-PlanOption reduce_plan(const wl::RowOp& r, const hw::GpuSpec& gpu) {
+PlanOption reduce_plan(const wl::RowOp& r, const device::Device& gpu) {
   const double rows = static_cast<double>(r.rows);
   const double cols = static_cast<double>(r.cols);
   const double e = bytes_per_element(r.dtype);
@@ -62,7 +61,7 @@ PlanOption reduce_plan(const wl::RowOp& r, const hw::GpuSpec& gpu) {
     rows_per_block = 1;
   }
   double ctas_per_output = 1;
-  const double target_grid = gpu.sm.count * std::floor(gpu.sm.max_threads / threads);
+  const double target_grid = gpu.sms() * std::floor(gpu.sm_limits().max_threads / threads);
   const double grid = std::ceil(rows / rows_per_block);
   if (rows_per_block == 1 && values_per_thread >= 16 && grid <= target_grid) {
     const double by_grid = std::ceil(target_grid / grid);
@@ -92,7 +91,7 @@ PlanOption reduce_plan(const wl::RowOp& r, const hw::GpuSpec& gpu) {
   return option;
 }
 
-PlanOption softmax_plan(const wl::RowOp& r, const hw::GpuSpec& gpu) {
+PlanOption softmax_plan(const wl::RowOp& r, const device::Device& gpu) {
   const double rows = static_cast<double>(r.rows);
   const double cols = static_cast<double>(r.cols);
   const double e = bytes_per_element(r.dtype);
@@ -145,7 +144,7 @@ PlanOption softmax_plan(const wl::RowOp& r, const hw::GpuSpec& gpu) {
       k.fixed_cycles = two_reductions;
       k.l2_bytes = 3 * cols * e + cols * e;
       // Rows too long for the L2 to hold all resident ones: the two rereads go to DRAM.
-      const double resident_rows = std::min(rows, gpu.sm.count * resident_blocks_per_sm(threads, k.registers, gpu));
+      const double resident_rows = std::min(rows, gpu.sms() * resident_blocks_per_sm(threads, k.registers, gpu));
       reread_bytes = 2 * (1 - reread_hit_fraction(resident_rows, cols * e, gpu)) * cols * e;
     }
   }
@@ -155,7 +154,7 @@ PlanOption softmax_plan(const wl::RowOp& r, const hw::GpuSpec& gpu) {
   return PlanOption{k.name, {k}, 0};
 }
 
-PlanOption norm_plan(const wl::RowOp& r, const hw::GpuSpec& gpu) {
+PlanOption norm_plan(const wl::RowOp& r, const device::Device& gpu) {
   const double rows = static_cast<double>(r.rows);
   const double hidden = static_cast<double>(r.cols);
   const double e = bytes_per_element(r.dtype);
@@ -171,7 +170,7 @@ PlanOption norm_plan(const wl::RowOp& r, const hw::GpuSpec& gpu) {
   k.threads = static_cast<int>(threads);
   k.registers = 48;
   const double row_bytes = hidden * e;
-  const double resident_rows = std::min(rows, gpu.sm.count * resident_blocks_per_sm(threads, k.registers, gpu));
+  const double resident_rows = std::min(rows, gpu.sms() * resident_blocks_per_sm(threads, k.registers, gpu));
   // Many long rows in flight push the row out of L2 before pass two rereads it.
   const double reread_miss = 1 - reread_hit_fraction(resident_rows, row_bytes, gpu);
   const double params = hidden * e * (rms ? 1 : 2);  // weight (and bias), shared by all rows via L2
@@ -197,7 +196,7 @@ PlanOption norm_plan(const wl::RowOp& r, const hw::GpuSpec& gpu) {
 
 }  // namespace
 
-std::vector<PlanOption> RowOpModel::plan(const wl::Op& op, const hw::GpuSpec& gpu) const {
+std::vector<PlanOption> RowOpModel::plan(const wl::Op& op, const device::Device& gpu) const {
   const auto& r = std::get<wl::RowOp>(op);
   switch (r.kind) {
     case wl::RowOpKind::reduce: return {reduce_plan(r, gpu)};

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "common/errors.h"
 
 namespace gpucast::sim {
 
@@ -22,26 +21,6 @@ Bound KernelTiming::bound() const {
   return Bound::latency;
 }
 
-int blocks_per_sm(const models::KernelPlan& k, const hw::GpuSpec& gpu) {
-  const int threads = std::max(1, k.threads);
-  const int warps = (threads + 31) / 32;
-  // Registers are allocated per warp in units of 256.
-  const int regs_per_warp = ((std::max(1, k.registers) * 32 + 255) / 256) * 256;
-  const int regs_per_sm = static_cast<int>(gpu.sm.registers_kb * 1024 / 4);
-  int fit = std::min(gpu.sm.max_blocks, gpu.sm.max_threads / threads);
-  fit = std::min(fit, regs_per_sm / (regs_per_warp * warps));
-  if (k.shared_bytes > 0) {
-    const double per_block = k.shared_bytes + 1024;  // the driver reserves 1 KB per block
-    fit = std::min(fit, static_cast<int>(gpu.sm.shared_memory_kb * 1024 / per_block));
-  }
-  if (k.max_blocks_per_sm > 0) fit = std::min(fit, k.max_blocks_per_sm);
-  if (fit < 1)
-    throw UnsupportedError("kernel '" + k.name + "' does not fit on one SM of " + gpu.id + " (" +
-                           std::to_string(threads) + " threads, " + std::to_string(k.registers) + " registers, " +
-                           std::to_string(static_cast<long long>(k.shared_bytes)) + " B shared memory)");
-  return fit;
-}
-
 namespace {
 
 struct WaveTerms {
@@ -50,30 +29,33 @@ struct WaveTerms {
 };
 
 // Lane-instructions per clock a warp sustains alone: dependent instructions stall it about every
-// other cycle. Four or more active warps per scheduler pair keep all 128 lanes busy.
-constexpr double kLanesPerWarpPerClock = 16;
+// other cycle (half of its 32 lanes' issue rate), so a few active warps keep all lanes busy.
+constexpr double kWarpIssueFraction = 0.5;
 
 // DRAM bandwidth reached with `in_flight` bytes outstanding across the GPU. Little's law with
 // queueing: the measured bandwidth-versus-bytes-in-flight sweep follows
 // BW = BW_sat (1 - exp(-in_flight / (BW_sat L0))) closely (L0: unloaded latency).
-double achieved_dram(double in_flight, const GpuRates& r) {
-  if (in_flight <= 0) return r.dram;
-  return r.dram * (1 - std::exp(-in_flight / (r.dram * r.dram_latency)));
+double achieved_dram(double in_flight, const device::Device& gpu) {
+  const double dram = gpu.rates().dram;
+  if (in_flight <= 0) return dram;
+  return dram * (1 - std::exp(-in_flight / (dram * gpu.latency().dram)));
 }
 
 // Time for `b` blocks running at once, spread evenly over the SMs.
-WaveTerms wave(double b, const models::KernelPlan& k, const GpuRates& r, double pipe_us, double sfu_us,
+WaveTerms wave(double b, const models::KernelPlan& k, const device::Device& gpu, double pipe_us, double sfu_us,
                double fixed_us) {
-  const double per_sm = std::ceil(b / r.sms);
-  const double warps = per_sm * std::ceil(std::max(1, k.threads) / 32.0);
-  const double lanes_per_clock = std::min(128.0, warps * kLanesPerWarpPerClock);
-  const double simt_us = k.simt_instructions / (lanes_per_clock * r.clock_mhz);
+  const auto& r = gpu.rates();
+  const double per_sm = std::ceil(b / gpu.sms());
+  const double warp = gpu.warp_size();
+  const double warps = per_sm * std::ceil(std::max(1, k.threads) / warp);
+  const double lanes_per_clock = std::min(double(gpu.simt_lanes()), warps * warp * kWarpIssueFraction);
+  const double simt_us = k.simt_instructions / (lanes_per_clock * gpu.clock_mhz());
   const double other_us = simt_us + sfu_us;
   const double block_compute_us = std::max(pipe_us, other_us) + (1 - k.overlap) * std::min(pipe_us, other_us);
   WaveTerms t{};
   t.compute = per_sm * block_compute_us;
   const double in_flight = k.bytes_in_flight > 0 ? b * k.bytes_in_flight : 0;
-  const double bandwidth = achieved_dram(in_flight, r);
+  const double bandwidth = achieved_dram(in_flight, gpu);
   // Loads are limited by what is in flight; stores stream at the sustained rate.
   const double reads = k.dram_bytes - k.dram_write_bytes;
   const double dram = std::max(b * (reads / (bandwidth * k.dram_read_efficiency) + k.dram_write_bytes / r.dram),
@@ -81,31 +63,34 @@ WaveTerms wave(double b, const models::KernelPlan& k, const GpuRates& r, double 
   const double l2 = std::max(b * k.l2_bytes / r.l2, per_sm * k.l2_bytes / r.sm_l2);
   t.memory = std::max(dram, l2);
   // Dependent round trips wait the loaded latency: what is in flight over what drains per us.
-  const double loaded_latency = in_flight > 0 ? std::max(r.dram_latency, in_flight / bandwidth) : r.dram_latency;
+  const double dram_latency = gpu.latency().dram;
+  const double loaded_latency = in_flight > 0 ? std::max(dram_latency, in_flight / bandwidth) : dram_latency;
   // Dependent round trips after the first (the kernel's fill pays that one), and the work
   // distributor's rate: a wave cannot end before its last block has started.
   t.latency = std::max(b / r.blocks_per_us, std::max(0.0, k.dram_rounds - 1) * loaded_latency +
-                                                k.l2_rounds * r.l2_round + fixed_us);
+                                                k.l2_rounds * gpu.latency().l2_round + fixed_us);
   return t;
 }
 
 }  // namespace
 
-KernelTiming time_kernel(const models::KernelPlan& k, const GpuRates& r, const hw::GpuSpec& gpu) {
+KernelTiming time_kernel(const models::KernelPlan& k, const device::Device& gpu) {
+  const auto& r = gpu.rates();
   KernelTiming out;
   out.name = k.name;
-  out.blocks_per_sm = blocks_per_sm(k, gpu);
+  out.blocks_per_sm = gpu.blocks_per_sm(k.resources(), k.name);
   const double blocks = std::max(1.0, std::ceil(k.blocks));
-  const double slots = double(out.blocks_per_sm) * r.sms;
+  const double slots = double(out.blocks_per_sm) * gpu.sms();
+  out.blocks = blocks;
   out.waves = blocks / slots;
   out.dram_bytes = k.dram_bytes * blocks;
   out.flops = k.pipe_flops * blocks;
 
   // One block's arithmetic with the whole SM to itself (its residents share the SM in `wave`).
   const double pipe_us =
-      k.pipe == models::Pipe::none ? 0 : k.pipe_flops / (r.pipe_rate(k.pipe, k.dtype) * k.pipe_efficiency);
+      k.pipe == models::Pipe::none ? 0 : k.pipe_flops / (gpu.pipe_rate(k.pipe, k.dtype) * k.pipe_efficiency);
   const double sfu_us = k.sfu_ops / r.sfu_per_us;
-  const double fixed_us = k.fixed_cycles / r.clock_mhz;
+  const double fixed_us = gpu.cycles_to_us(k.fixed_cycles);
 
   const double full_waves = std::floor(blocks / slots);
   const double tail = blocks - full_waves * slots;
@@ -123,20 +108,21 @@ KernelTiming time_kernel(const models::KernelPlan& k, const GpuRates& r, const h
     // none as waves add up, and the longest block follows the average work.
     const double frac = blocks / slots;
     if (frac <= 1) {
-      add(wave(blocks, k, r, pipe_us, sfu_us, fixed_us), k.longest_block_ratio);
+      add(wave(blocks, k, gpu, pipe_us, sfu_us, fixed_us), k.longest_block_ratio);
     } else {
-      add(wave(slots, k, r, pipe_us, sfu_us, fixed_us), frac + k.longest_block_ratio * std::min(1.0, frac - 1));
+      add(wave(slots, k, gpu, pipe_us, sfu_us, fixed_us), frac + k.longest_block_ratio * std::min(1.0, frac - 1));
     }
   } else {
-    if (full_waves > 0) add(wave(slots, k, r, pipe_us, sfu_us, fixed_us), full_waves);
-    if (tail > 0) add(wave(tail, k, r, pipe_us, sfu_us, fixed_us), 1);
+    if (full_waves > 0) add(wave(slots, k, gpu, pipe_us, sfu_us, fixed_us), full_waves);
+    if (tail > 0) add(wave(tail, k, gpu, pipe_us, sfu_us, fixed_us), 1);
   }
   // Filling the pipeline once per kernel: the first wave's blocks start one after another, and the
   // first loads wait a DRAM round trip before anything streams.
-  const double fill = std::min(blocks, slots) / r.blocks_per_us + (k.dram_rounds > 0 ? r.dram_latency : 0);
-  out.exec_us += fill + k.extra_us + k.startup_cycles / r.clock_mhz;
+  const double fill = std::min(blocks, slots) / r.blocks_per_us + (k.dram_rounds > 0 ? gpu.latency().dram : 0);
+  const double startup_us = gpu.cycles_to_us(k.startup_cycles);
+  out.exec_us += fill + k.extra_us + startup_us;
   out.memory_us += k.extra_us;
-  out.latency_us += fill + k.startup_cycles / r.clock_mhz;
+  out.latency_us += fill + startup_us;
   return out;
 }
 

@@ -5,10 +5,12 @@
 // latency chain. Cost is O(1) in the number of blocks.
 #include <string>
 
+#include "device/device.h"
 #include "models/kernel_plan.h"
-#include "sim/gpu_rates.h"
 
 namespace gpucast::sim {
+
+using device::Microseconds;
 
 enum class Bound { compute, memory, latency, launch };
 [[nodiscard]] std::string_view bound_name(Bound b);
@@ -16,6 +18,7 @@ enum class Bound { compute, memory, latency, launch };
 struct KernelTiming {
   std::string name;
   Microseconds exec_us = 0;      // the blocks' execution, no launch overhead
+  double blocks = 0;             // thread blocks in the grid
   double waves = 0;              // blocks / (resident blocks per SM x SMs), fractional
   int blocks_per_sm = 0;
   Microseconds compute_us = 0;   // time in waves where arithmetic was the longest term
@@ -26,9 +29,6 @@ struct KernelTiming {
   [[nodiscard]] Bound bound() const;
 };
 
-// Resident blocks per SM; throws UnsupportedError when one block does not fit.
-[[nodiscard]] int blocks_per_sm(const models::KernelPlan& k, const hw::GpuSpec& gpu);
-
-[[nodiscard]] KernelTiming time_kernel(const models::KernelPlan& k, const GpuRates& rates, const hw::GpuSpec& gpu);
+[[nodiscard]] KernelTiming time_kernel(const models::KernelPlan& k, const device::Device& gpu);
 
 }  // namespace gpucast::sim

@@ -20,7 +20,7 @@ std::string op_key(const wl::Op& op) {
   return key;
 }
 
-OpPredictor::OpPredictor(hw::GpuSpec gpu) : gpu_(std::move(gpu)), rates_(GpuRates::from(gpu_)) {}
+OpPredictor::OpPredictor(device::Device gpu) : gpu_(std::move(gpu)) {}
 
 const OpTiming& OpPredictor::predict(const wl::Op& op) {
   auto it = cache_.find(op);
@@ -39,43 +39,54 @@ bool is_library_op(const wl::Op& op) {
 }
 }  // namespace
 
-OpTiming OpPredictor::compute(const wl::Op& op) const {
-  const auto options = models::plan_op(op, gpu_);
-  OpTiming best;
-  best.duration_us = std::numeric_limits<double>::infinity();
-  for (const auto& option : options) {
-    OpTiming t;
-    t.option = option.name;
-    bool reads = false;
-    for (const auto& k : option.kernels) {
-      t.kernels.push_back(time_kernel(k, rates_, gpu_));
-      t.exec_us += t.kernels.back().exec_us;
-      t.dram_bytes += t.kernels.back().dram_bytes;
-      reads = reads || k.reads_dram;
-    }
-    // The first kernel pays the launch as do_bench sees it; each further one queues behind it.
-    t.overhead_us = rates_.launch + rates_.queued * double(option.kernels.size() - 1);
-    if (reads) t.overhead_us += rates_.first_touch;
-    // Host-side library work longer than the flush ahead of it leaves the GPU waiting.
-    t.host_us = option.host_us;
-    t.overhead_us += std::max(0.0, option.host_us - rates_.flush);
-    t.duration_us = t.overhead_us + t.exec_us;
-    if (t.duration_us < best.duration_us) best = std::move(t);
+OpTiming OpPredictor::time_option(const models::PlanOption& option) const {
+  const auto& launch = gpu_.launch();
+  OpTiming t;
+  t.option = option.name;
+  bool reads = false;
+  for (const auto& k : option.kernels) {
+    t.kernels.push_back(time_kernel(k, gpu_));
+    t.exec_us += t.kernels.back().exec_us;
+    t.dram_bytes += t.kernels.back().dram_bytes;
+    reads = reads || k.reads_dram;
   }
-  best.flops = wl::op_flops(op);
+  t.overhead_us = launch.standalone_overhead_us(static_cast<int>(option.kernels.size()), reads);
+  t.host_us = option.host_us;
+  t.overhead_us += launch.exposed_host_us(option.host_us);
+  t.duration_us = t.overhead_us + t.exec_us;
+  return t;
+}
+
+void OpPredictor::finish(OpTiming& t, const wl::Op& op) const {
+  t.flops = wl::op_flops(op);
   // In eager mode a library op costs the host more than a pointwise one (dispatch layers, library
   // heuristics and descriptors). It does not delay a standalone op behind do_bench's flush, so it
   // enters only the timeline's host time; an option's own host work already includes it.
-  if (is_library_op(op)) best.host_us = std::max(best.host_us, gpu_.launch.host_library_us);
+  if (is_library_op(op)) t.host_us = std::max(t.host_us, gpu_.launch().host_library_us);
   // The op's bound: launch when overheads outweigh the kernels, else the longest kernel's.
-  if (best.overhead_us >= best.exec_us) {
-    best.bound = Bound::launch;
+  if (t.overhead_us >= t.exec_us || t.kernels.empty()) {
+    t.bound = Bound::launch;
   } else {
-    const auto longest = std::max_element(best.kernels.begin(), best.kernels.end(),
+    const auto longest = std::max_element(t.kernels.begin(), t.kernels.end(),
                                           [](const auto& a, const auto& b) { return a.exec_us < b.exec_us; });
-    best.bound = longest->bound();
+    t.bound = longest->bound();
   }
-  return best;
+}
+
+std::vector<OpTiming> OpPredictor::rank_options(const wl::Op& op) const {
+  std::vector<OpTiming> ranked;
+  for (const auto& option : models::plan_op(op, gpu_)) {
+    ranked.push_back(time_option(option));
+    finish(ranked.back(), op);
+  }
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const OpTiming& a, const OpTiming& b) { return a.duration_us < b.duration_us; });
+  return ranked;
+}
+
+OpTiming OpPredictor::compute(const wl::Op& op) const {
+  auto ranked = rank_options(op);
+  return std::move(ranked.front());
 }
 
 }  // namespace gpucast::sim

@@ -1,11 +1,13 @@
 #pragma once
 // Predicts one op running alone with do_bench semantics: CUDA events around the op, launches
-// queued behind the L2 flush. Tries every option the op model offers and keeps the fastest.
+// queued behind the L2 flush. Times every option the op model offers and keeps the fastest; the
+// same ranked list is what `explain` shows, so the two cannot disagree.
 #include <string>
 #include <unordered_map>
 #include <vector>
 
-#include "hardware/gpu_spec.h"
+#include "device/device.h"
+#include "models/kernel_plan.h"
 #include "sim/kernel_timer.h"
 #include "sim/op_cache_key.h"
 #include "workloads/op.h"
@@ -26,16 +28,19 @@ struct OpTiming {
 
 class OpPredictor {
  public:
-  explicit OpPredictor(hw::GpuSpec gpu);
-  [[nodiscard]] const hw::GpuSpec& gpu() const { return gpu_; }
-  [[nodiscard]] const GpuRates& rates() const { return rates_; }
+  explicit OpPredictor(device::Device gpu);
+  [[nodiscard]] const device::Device& device() const { return gpu_; }
   // Cached by the op's parameters: identical ops in a workload are timed once.
   [[nodiscard]] const OpTiming& predict(const wl::Op& op);
+  // Every option the op model offers, timed, fastest first (ties keep the model's order): the
+  // prediction is the first. Not cached.
+  [[nodiscard]] std::vector<OpTiming> rank_options(const wl::Op& op) const;
 
  private:
+  [[nodiscard]] OpTiming time_option(const models::PlanOption& option) const;
   [[nodiscard]] OpTiming compute(const wl::Op& op) const;
-  hw::GpuSpec gpu_;
-  GpuRates rates_;
+  void finish(OpTiming& t, const wl::Op& op) const;
+  device::Device gpu_;
   std::unordered_map<wl::Op, OpTiming, OpHash, OpEqual> cache_;
 };
 

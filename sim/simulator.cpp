@@ -16,11 +16,11 @@ std::map<std::string, Microseconds> Prediction::time_by_bound() const {
   return out;
 }
 
-Simulator::Simulator(const hw::GpuSpec& gpu) : predictor_(gpu) {}
+Simulator::Simulator(device::Device gpu) : predictor_(std::move(gpu)) {}
 
 Prediction Simulator::predict(const wl::Workload& w) {
   Prediction p;
-  p.gpu = gpu().id;
+  p.gpu = device().id();
   p.workload = w.name();
   p.launch = w.launch();
   std::vector<const OpTiming*> ops;
@@ -43,15 +43,10 @@ Prediction Simulator::predict(const wl::Workload& w) {
     p.dram_bytes += t.dram_bytes;
     p.kernels.push_back(std::move(kp));
   }
-  const auto& g = gpu();
-  LaunchCosts costs;
-  costs.host_per_kernel = w.launch() == wl::LaunchMode::graph ? g.launch.kernel_us
-                                                              : w.host_launch_us().value_or(g.launch.host_eager_us);
-  costs.cold_launch = g.launch.kernel_us;
-  costs.queued = g.launch.queued_kernel_us;
-  costs.graph_per_kernel = g.launch.graph_kernel_us;
-  costs.first_touch = rates().first_touch;
-  const Timeline t = schedule(w, ops, rates(), costs);
+  // The workload may override the eager host cost per kernel (--host-launch-us).
+  device::LaunchCosts costs = device().launch();
+  if (w.host_launch_us()) costs.host_eager_us = *w.host_launch_us();
+  const Timeline t = schedule(w, ops, device().rates().dram, costs);
   p.total_us = t.total_us;
   p.gpu_busy_us = t.gpu_busy_us;
   p.host_us = t.host_us;

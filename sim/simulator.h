@@ -38,9 +38,8 @@ struct Prediction {
 
 class Simulator {
  public:
-  explicit Simulator(const hw::GpuSpec& gpu);
-  [[nodiscard]] const hw::GpuSpec& gpu() const { return predictor_.gpu(); }
-  [[nodiscard]] const GpuRates& rates() const { return predictor_.rates(); }
+  explicit Simulator(device::Device gpu);
+  [[nodiscard]] const device::Device& device() const { return predictor_.device(); }
   // The Prediction points into this simulator's cache: keep the simulator alive while using it.
   [[nodiscard]] Prediction predict(const wl::Workload& w);
   [[nodiscard]] const OpTiming& predict_op(const wl::Op& op) { return predictor_.predict(op); }

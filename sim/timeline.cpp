@@ -26,20 +26,20 @@ struct Active {
 
 }  // namespace
 
-Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops, const GpuRates& rates,
-                  const LaunchCosts& costs) {
+Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops, device::BytesPerUs dram,
+                  const device::LaunchCosts& costs) {
   const size_t n = w.size();
   Timeline out;
   out.kernels.resize(n);
   const bool graph = w.launch() == wl::LaunchMode::graph;
 
-  // Host issue times: eager issues one op after another; a graph replay issues all at once.
+  // Host issue times: eager issues one op after another; one graph replay issues them all.
   Microseconds host = 0;
   for (size_t i = 0; i < n; ++i) {
-    if (!graph) host += costs.host_per_kernel + ops[i]->host_us;
-    out.kernels[i].issue_us = graph ? costs.host_per_kernel : host;
+    if (!graph) host += costs.host_eager_us + ops[i]->host_us;
+    out.kernels[i].issue_us = graph ? costs.graph_replay_us : host;
   }
-  out.host_us = graph ? costs.host_per_kernel : host;
+  out.host_us = graph ? costs.graph_replay_us : host;
 
   // Successors in one array (kernel p's are succ_list[succ_offsets[p] .. succ_offsets[p + 1]), in
   // workload order), counting first so that a million kernels cost two allocations, not a million.
@@ -111,15 +111,16 @@ Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops
       s.start_us = now;
       s.waited_for_host = !graph && s.issue_us >= deps_done[k];
       const double internal_gaps = double(op.kernels.size() > 0 ? op.kernels.size() - 1 : 0);
-      Microseconds overhead = graph ? costs.graph_per_kernel * (1 + internal_gaps)
-                                    : (s.waited_for_host ? costs.cold_launch : costs.queued) + costs.queued * internal_gaps;
-      if (first) overhead += costs.first_touch;
+      Microseconds overhead = graph ? costs.graph_kernel_us * (1 + internal_gaps)
+                                    : (s.waited_for_host ? costs.cold_kernel_us : costs.queued_kernel_us) +
+                                          costs.queued_kernel_us * internal_gaps;
+      if (first) overhead += costs.first_touch_us;
       first = false;
       events.push({now + overhead, EventKind::activate, k});
     } else {
       double sm_share = 0;
       for (const auto& kt : op.kernels) sm_share = std::max(sm_share, std::min(1.0, kt.waves));
-      const double dram_share = op.exec_us > 0 ? op.dram_bytes / op.exec_us / rates.dram : 0;
+      const double dram_share = op.exec_us > 0 ? op.dram_bytes / op.exec_us / dram : 0;
       if (op.exec_us <= 0) {
         out.kernels[k].end_us = now;
         for (size_t s : successors(k)) {

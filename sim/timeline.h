@@ -25,16 +25,9 @@ struct Timeline {
   [[nodiscard]] Microseconds gpu_idle_us() const { return total_us - gpu_busy_us; }
 };
 
-struct LaunchCosts {
-  Microseconds host_per_kernel = 0;  // eager: host time to issue one op
-  Microseconds cold_launch = 0;      // GPU-side when the kernel was waiting for the host
-  Microseconds queued = 0;           // GPU-side when queued behind earlier work
-  Microseconds graph_per_kernel = 0; // GPU-side inside a graph replay
-  Microseconds first_touch = 0;      // the first kernel starts from a flushed L2
-};
-
-// `ops[i]` is the standalone prediction of kernel i.
+// `ops[i]` is the standalone prediction of kernel i; `dram` the sustained DRAM rate that
+// overlapping kernels share; `costs` the device's launch and host costs (device/launch_costs.h).
 [[nodiscard]] Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops,
-                                const GpuRates& rates, const LaunchCosts& costs);
+                                device::BytesPerUs dram, const device::LaunchCosts& costs);
 
 }  // namespace gpucast::sim

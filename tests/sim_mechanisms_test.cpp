@@ -37,7 +37,6 @@ SCENARIO("a bandwidth-bound elementwise kernel takes bytes over bandwidth plus l
 
 SCENARIO("one block more than a full wave takes about two waves") {
   const auto gpu = gpu_builder{}.build();
-  const auto rates = sim::GpuRates::from(gpu);
   models::KernelPlan k;
   k.name = "compute-bound tiles";
   k.threads = 256;
@@ -46,9 +45,9 @@ SCENARIO("one block more than a full wave takes about two waves") {
   k.dtype = DataType::bf16;
   k.pipe_flops = 4e9;  // 1 ms of one SM's tensor rate (400 TFLOP/s over 100 SMs)
   k.blocks = 100;
-  const double one_wave = sim::time_kernel(k, rates, gpu).exec_us;
+  const double one_wave = sim::time_kernel(k, gpu).exec_us;
   k.blocks = 101;
-  const double one_more = sim::time_kernel(k, rates, gpu).exec_us;
+  const double one_more = sim::time_kernel(k, gpu).exec_us;
   CHECK(one_wave == Approx(1000).epsilon(0.01));
   CHECK(one_more / one_wave == Approx(2.0).epsilon(0.02));
 }
@@ -100,12 +99,11 @@ SCENARIO("an eager run of tiny kernels is host bound and leaves the GPU idle") {
 
 SCENARIO("few blocks cannot use the whole GPU's bandwidth") {
   const auto gpu = gpu_builder{}.sm_bandwidth_gbps(20).build();
-  const auto rates = sim::GpuRates::from(gpu);
   models::KernelPlan k;
   k.threads = 256;
   k.dram_bytes = 20e6;  // 20 MB per block
   k.blocks = 10;        // 10 SMs x 20 GB/s = 200 GB/s, a fifth of the GPU's 1000
-  const double t = sim::time_kernel(k, rates, gpu).exec_us;
+  const double t = sim::time_kernel(k, gpu).exec_us;
   CHECK(t == Approx(20e6 / 20e3).epsilon(0.01));
 }
 

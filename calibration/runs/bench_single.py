@@ -30,7 +30,7 @@ ap = argparse.ArgumentParser()
 ap.add_argument("--out", required=True)
 ap.add_argument("--budget", type=float, default=470.0)
 ap.add_argument("--big", action="store_true", help="also the ~3B model (H200)")
-ap.add_argument("--sections", default="A,B1,B2,B3,B4,C")
+ap.add_argument("--sections", default="A,B1,B2,B3,B4,C,B5")
 ap.add_argument("--smoke", action="store_true", help="tiny sizes, for a CPU-less syntax/logic check")
 args = ap.parse_args()
 
@@ -529,33 +529,35 @@ def section_B1():
 # B2/B4: training step sweep
 # ------------------------------------------------------------------------------------------------
 
-def train_cfg(name, batch, seq, precision, fused, reserve):
-    key = "%s_b%d_s%d_%s_%s" % (name, batch, seq, precision, "fused" if fused else "foreach")
-    if key in R.data["results"].get("B_train", {}):
+def train_cfg(name, batch, seq, precision, fused, reserve, warmup=2, iters=5, suffix="", section="B_train"):
+    key = "%s_b%d_s%d_%s_%s%s" % (name, batch, seq, precision, "fused" if fused else "foreach", suffix)
+    if key in R.data["results"].get(section, {}):
         return
     if left() < reserve:
         R.skip("B_train " + key, "time budget")
         return
     step = keep = None
+    torch.cuda.reset_peak_memory_stats()
     try:
         step, meta, keep = make_train(name, batch, seq, precision, fused, layers=2 if args.smoke else None)
-        samp = wall_samples(step, 2, 5)
+        samp = wall_samples(step, warmup, iters)
+        meta["warmup"], meta["iters"] = warmup, iters
         meta["step_ms_samples"] = samp
         meta["step_ms"] = stats(samp)
         meta["peak_mem_bytes"] = torch.cuda.max_memory_allocated()
         med = meta["step_ms"]["median"]
         meta["tokens_per_s"] = batch * seq / (med / 1e3)
         meta["model_tflops_6nd"] = 6.0 * meta["params"] * batch * seq / (med / 1e3) / 1e12
-        if precision == "amp" and not fused and batch == MID[name][0]:
+        if precision == "amp" and not fused and batch == MID[name][0] and not suffix:
             try:
                 meta["kernels_per_step"] = count_kernels(step)
             except Exception as e:
                 R.err("kernels " + key, e)
         log("B train", key, "params %.0fM" % (meta["params"] / 1e6), "med %.2f ms" % med, "samples",
             [round(v, 2) for v in samp])
-        R.put("B_train", key, meta)
+        R.put(section, key, meta)
     except torch.cuda.OutOfMemoryError as e:
-        R.put("B_train", key, {"oom": True, "error": repr(e)[:300]})
+        R.put(section, key, {"oom": True, "error": repr(e)[:300]})
         log("B train", key, "OOM")
     except Exception as e:
         R.err("B_train " + key, e)
@@ -590,6 +592,15 @@ def section_B4(reserve):
         for n in SIZES:
             for b in [MID[n][0]] + [bb for bb in BATCHES[n] if bb != MID[n][0]]:
                 train_cfg(n, b, MID[n][1], prec, True, reserve)
+
+
+def section_B5(reserve):
+    """Extra (only if time remains): longer re-runs (3 warmup + 20 timed) of amp+foreach and bf16+fused, all batches."""
+    for prec, fused in (("amp", False), ("bf16", True)):
+        for n in SIZES:
+            for b in BATCHES[n]:
+                train_cfg(n, b, MID[n][1], prec, fused, reserve, warmup=3, iters=20, suffix="_long",
+                          section="B_train_long")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -766,6 +777,7 @@ run_section("B2", section_B2)
 run_section("B3", section_B3)
 run_section("B4", section_B4, 40)
 run_section("C", section_C)
+run_section("B5", section_B5, 25)
 R.put("section_times_s", "total", elapsed())
 log("DONE total %.1fs" % elapsed())
 # final short table

@@ -19,6 +19,14 @@ struct OwnedMachine {
   double usd_per_kwh = 0;        // electricity price
 };
 
+// The documented defaults of every cost question, in one place (docs/whatif.md): Dettmers' worked
+// example (15% utilization, $0.12 per kWh) over a three-year horizon.
+struct CostDefaults {
+  static constexpr double utilization = 0.15;
+  static constexpr double years = 3;
+  static constexpr double usd_per_kwh = 0.12;
+};
+
 struct CostInputs {
   OwnedMachine owned;
   Usd cloud_usd_per_hour = 0;    // per GPU-hour, paid only while working

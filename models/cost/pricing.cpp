@@ -24,11 +24,7 @@ std::optional<CloudPrice> cheapest(const hw::GpuSpec& gpu, bool spot) {
 }  // namespace
 
 MachineDefaults default_machine(const hw::GpuSpec& gpu) {
-  // Desktop: CPU, board, 64 GB RAM, SSD, 1000 W PSU, case (about $1,000 in 2025 parts), drawing
-  // about 100 W besides the GPU (Dettmers' figure). Server: an 8-GPU HGX chassis without GPUs
-  // (CPUs, memory, NICs, switches) at roughly $80,000, an eighth per GPU, and its host power share.
-  if (is_server_module(gpu)) return {"server share", 10000, 300};
-  return {"desktop", 1000, 100};
+  return is_server_module(gpu) ? kServerShare : kDesktopMachine;
 }
 
 std::optional<CloudPrice> cheapest_on_demand(const hw::GpuSpec& gpu) { return cheapest(gpu, false); }

@@ -17,6 +17,13 @@ struct MachineDefaults {
   Watts host_watts = 0;  // CPU, memory, fans, PSU losses while the GPU works
 };
 
+// Desktop: CPU, board, 64 GB RAM, SSD, 1000 W PSU, case (about $1,000 in 2025 parts), drawing
+// about 100 W besides the GPU (Dettmers' figure). Server: an 8-GPU HGX chassis without GPUs
+// (CPUs, memory, NICs, switches) at roughly $80,000, an eighth per GPU, and its host power share.
+// Assumptions, documented in docs/whatif.md.
+inline const MachineDefaults kDesktopMachine{"desktop", 1000, 100};
+inline const MachineDefaults kServerShare{"server share", 10000, 300};
+
 [[nodiscard]] MachineDefaults default_machine(const hw::GpuSpec& gpu);
 
 struct CloudPrice {

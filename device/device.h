@@ -1,0 +1,115 @@
+#pragma once
+// The one view of a GPU that op models, the kernel timer and the timeline read. Built once from a
+// resolved description (hw::GpuSpec); it owns every unit conversion (GB/s -> bytes/us, TFLOP/s ->
+// FLOP/us per SM, cycles -> us), the occupancy rule, the L2 capacity rule and the launch and host
+// costs. Nothing under models/ or sim/ reads the description itself.
+#include <map>
+#include <string>
+
+#include "common/dtype.h"
+#include "device/launch_costs.h"
+#include "device/occupancy.h"
+#include "device/pipe.h"
+#include "device/units.h"
+
+namespace gpucast::hw {
+struct GpuSpec;
+}
+
+namespace gpucast::device {
+
+// Sustained rates, whole GPU unless the name says per SM.
+struct Rates {
+  BytesPerUs dram = 0;           // sustained DRAM bandwidth
+  BytesPerUs l2 = 0;             // sustained L2-to-SM bandwidth
+  BytesPerUs sm_dram = 0;        // the most one SM draws from DRAM
+  BytesPerUs sm_l2 = 0;          // the most one SM draws from L2
+  double blocks_per_us = 0;      // thread-block dispatch rate of the work distributor
+  double simt_lanes_per_us = 0;  // SIMT lane-instructions per SM
+  double sfu_per_us = 0;         // special-function results per SM
+  FlopsPerUs fp32_per_sm = 0;
+  FlopsPerUs fp64_per_sm = 0;
+  std::map<DataType, FlopsPerUs> tensor_per_sm;    // wgmma / library path, sustained
+  std::map<DataType, FlopsPerUs> mma_sync_per_sm;  // warp-level mma.sync path, sustained
+};
+
+struct Latencies {
+  Microseconds dram = 0;      // unloaded DRAM round trip as streams see it (Little's-law latency)
+  Microseconds l2_round = 0;  // one dependent L2 round trip
+};
+
+// The copy engines' host link.
+struct HostLink {
+  BytesPerUs rate = 0;  // sustained pinned-copy rate
+  Microseconds transfer_latency_us = 0;
+};
+
+class Device {
+ public:
+  // Implicit: a simulator or predictor can be built straight from a description.
+  Device(const hw::GpuSpec& gpu);  // NOLINT(google-explicit-constructor)
+
+  [[nodiscard]] const std::string& id() const { return id_; }
+  [[nodiscard]] const std::string& name() const { return name_; }
+  [[nodiscard]] const std::string& vendor() const { return vendor_; }
+  [[nodiscard]] const std::string& architecture() const { return architecture_; }
+  // Major compute capability (9 for Hopper): which instructions and library kernels exist.
+  [[nodiscard]] int cc_major() const { return cc_major_; }
+
+  [[nodiscard]] int sms() const { return sms_; }
+  [[nodiscard]] double clock_mhz() const { return clock_mhz_; }  // sustained: cycles per microsecond
+  [[nodiscard]] Microseconds cycles_to_us(Cycles c) const { return c / clock_mhz_; }
+  [[nodiscard]] int warp_size() const { return sm_.warp_size; }
+  [[nodiscard]] int simt_lanes() const { return simt_lanes_; }
+  [[nodiscard]] int tensor_tile_rows() const { return tensor_tile_rows_; }
+  [[nodiscard]] const SmLimits& sm_limits() const { return sm_; }
+  [[nodiscard]] double shared_bytes_per_sm() const { return sm_.shared_bytes; }
+  // Shared memory one block may use: the SM's less the driver's per-block reserve.
+  [[nodiscard]] double shared_bytes_per_block() const {
+    return sm_.shared_bytes - sm_.shared_reserved_per_block_bytes;
+  }
+
+  [[nodiscard]] const Rates& rates() const { return rates_; }
+  [[nodiscard]] const Latencies& latency() const { return latency_; }
+  [[nodiscard]] const LaunchCosts& launch() const { return launch_; }
+  [[nodiscard]] const HostLink& host_link() const { return host_link_; }
+
+  // Occupancy of one block of a kernel; blocks_per_sm is 0 when one block does not fit.
+  [[nodiscard]] Occupancy occupancy(const BlockResources& block) const {
+    return device::occupancy(block, sm_);
+  }
+  // Resident blocks per SM; throws UnsupportedError naming `kernel` when one block does not fit.
+  [[nodiscard]] int blocks_per_sm(const BlockResources& block, const std::string& kernel) const;
+
+  // How L2 reuse works: a working set reused while it is read keeps its lines while it fits in
+  // the share of the L2 that a reused set can hold (cache.l2_reuse_fraction); beyond that a
+  // reread finds that share of it and fetches the rest from DRAM again.
+  [[nodiscard]] Bytes l2_bytes() const { return l2_bytes_; }
+  [[nodiscard]] Bytes l2_reuse_bytes() const { return l2_bytes_ * l2_reuse_fraction_; }
+  [[nodiscard]] bool fits_in_l2(Bytes working_set) const { return working_set <= l2_reuse_bytes(); }
+  [[nodiscard]] double l2_hit_fraction(Bytes working_set) const;
+
+  [[nodiscard]] bool has_tensor(DataType t) const { return tensor_types_.count(t) > 0; }
+  // Throws UnsupportedError when the GPU has no tensor cores for `t`.
+  void require_tensor(DataType t) const;
+  // Per-SM sustained rate of `pipe` for `dtype`; throws UnsupportedError when the GPU lacks it.
+  [[nodiscard]] FlopsPerUs pipe_rate(Pipe pipe, DataType dtype) const;
+
+ private:
+  std::string id_, name_, vendor_, architecture_;
+  int cc_major_ = 0;
+  int sms_ = 0;
+  double clock_mhz_ = 0;
+  int simt_lanes_ = 128;
+  int tensor_tile_rows_ = 64;
+  SmLimits sm_;
+  Rates rates_;
+  Latencies latency_;
+  LaunchCosts launch_;
+  HostLink host_link_;
+  Bytes l2_bytes_ = 0;
+  double l2_reuse_fraction_ = 1;
+  std::map<DataType, double> tensor_types_;
+};
+
+}  // namespace gpucast::device

@@ -1,0 +1,48 @@
+// Convolution as implicit GEMM (models/conv_model.cpp): a 1x1 convolution is exactly a GEMM; channels
+// that are not a multiple of 8 are padded by an extra kernel first; a 3-channel 3x3 filter executes
+// whole K steps per tap.
+#include <catch2/catch.hpp>
+
+#include "models/op_model.h"
+#include "sim/op_predictor.h"
+#include "support/gpu_builder.h"
+
+using namespace gpucast;
+
+namespace {
+wl::Conv2dOp conv(wl::Count c, wl::Count r) {
+  wl::Conv2dOp op;
+  op.n = 32;
+  op.c = c;
+  op.h = op.w = 56;
+  op.k = 256;
+  op.r = op.s = r;
+  op.pad = r / 2;
+  op.dtype = DataType::bf16;
+  return op;
+}
+}  // namespace
+
+SCENARIO("a 1x1 convolution takes exactly the time of its GEMM") {
+  sim::OpPredictor p(test::gpu_builder{}.build());
+  wl::GemmOp g;
+  g.m = 32 * 56 * 56;
+  g.n = 256;
+  g.k = 64;
+  g.dtype = g.out_dtype = DataType::bf16;
+  CHECK(p.predict(conv(64, 1)).duration_us == Approx(p.predict(g).duration_us));
+}
+
+SCENARIO("channels pad to a multiple of 8 with a kernel of their own") {
+  sim::OpPredictor p(test::gpu_builder{}.build());
+  CHECK(p.predict(conv(8, 3)).kernels.size() == 1);
+  CHECK(p.predict(conv(7, 3)).kernels.size() == 2);
+}
+
+SCENARIO("a 3-channel 3x3 filter executes nine whole K steps, as a 64-channel one does") {
+  // Each tap's 3 channels pad to one 64-element K step (bf16): 9 x 64 = 576 executed, 27 useful.
+  const device::Device gpu = test::gpu_builder{}.build();
+  const auto narrow = models::plan_op(conv(3, 3), gpu).front().kernels.back();
+  const auto wide = models::plan_op(conv(64, 3), gpu).front().kernels.back();
+  CHECK(narrow.pipe_flops == Approx(wide.pipe_flops));
+}
