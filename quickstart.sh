@@ -11,10 +11,11 @@ cd "$(dirname "$0")"
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
-# Debian packages the build needs, npm for the chart libraries of --html reports, and for the
-# tests the browser the report test drives.
-packages="build-essential cmake ninja-build libboost-graph-dev libtomlplusplus-dev libeigen3-dev libcli11-dev catch2 nodejs npm"
-[ "$mode" = test ] && packages="$packages chromium"
+# Debian packages the build needs (pybind11 and Python's headers for the Python module), npm for
+# the chart libraries of --html reports, and for the tests pytest and the browser the report test
+# drives (dpkg-dev for the .deb test's cpack).
+packages="build-essential cmake ninja-build libboost-graph-dev libtomlplusplus-dev libeigen3-dev libcli11-dev nlohmann-json3-dev libsimdjson-dev zlib1g-dev pybind11-dev python3-dev catch2 nodejs npm"
+[ "$mode" = test ] && packages="$packages chromium python3-pytest dpkg-dev"
 missing=""
 for p in $packages; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"; done
 # A Node.js from another source counts as installed.
@@ -39,6 +40,17 @@ fi
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
 cmake --build build --parallel
+
+# The Python module lands in build/python/gpucast; a gpucast.pth in the user site-packages (as
+# `pip install -e` would) makes `import gpucast` work from anywhere (docs/python.md).
+if [ -e build/python/gpucast/__init__.py ]; then
+  site=$(python3 -m site --user-site 2>/dev/null || true)
+  if [ -n "$site" ] && mkdir -p "$site" 2>/dev/null && echo "$PWD/build/python" > "$site/gpucast.pth" 2>/dev/null; then
+    echo "Python: import gpucast works ($site/gpucast.pth -> $PWD/build/python)"
+  else
+    echo "Python: PYTHONPATH=$PWD/build/python python3 -c 'import gpucast'"
+  fi
+fi
 
 if [ "$mode" = run ]; then
   build/cli/gpucast predict --gpu h100-sxm,rtx-4090 --workload workloads/examples/llama3-8b-block.toml

@@ -1,5 +1,7 @@
 #include "calibration/validation_output.h"
 
+#include "reports/prediction_report.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -48,11 +50,15 @@ reports::Table cases_table(const std::vector<const ValidationCase*>& cases) {
                     {"predicted", Align::right},
                     {"error", Align::right},
                     {"bound"},
+                    {"SOL measured", Align::right},
+                    {"SOL predicted", Align::right},
                     {"predicted kernel"}});
   for (const auto* c : cases) {
     const double e = c->error();
     t.add_row({c->id, c->split, c->op, c->shape, reports::duration(c->measured_us), reports::duration(c->predicted_us),
-               (e >= 0 ? "+" : "") + reports::fixed(e * 100, 1) + "%", c->bound, c->option});
+               (e >= 0 ? "+" : "") + reports::fixed(e * 100, 1) + "%", c->bound,
+               reports::percent(c->measured_sol.bound_pct / 100), reports::percent(c->predicted_sol.bound_pct / 100),
+               c->option});
   }
   return t;
 }
@@ -93,6 +99,10 @@ reports::Json validation_json(const ValidationReport& r) {
     j.set("bound", c.bound);
     j.set("predicted_kernel", c.option);
     j.set("measured_kernels", c.measured_kernels);
+    j.set("predicted_sol", reports::sol_json(c.predicted_sol));
+    j.set("measured_sol", reports::sol_json(c.measured_sol));
+    j.set("ncu_sm_pct", reports::number_or_null(c.ncu_sm_pct));
+    j.set("ncu_memory_pct", reports::number_or_null(c.ncu_memory_pct));
     cases.push(std::move(j));
   }
   root.set("cases", std::move(cases));
@@ -104,11 +114,14 @@ reports::Json validation_json(const ValidationReport& r) {
 
 reports::Table cases_csv_table(const ValidationReport& r) {
   reports::Table t({{"case"}, {"split"}, {"family"}, {"op"}, {"shape"}, {"measured_us"}, {"predicted_us"}, {"error"},
-                    {"bound"}, {"predicted_kernel"}, {"measured_kernels"}});
+                    {"bound"}, {"predicted_kernel"}, {"measured_kernels"}, {"sol_pipe"}, {"measured_sol_compute_pct"},
+                    {"measured_sol_memory_pct"}, {"measured_sol_bound_pct"}, {"predicted_sol_bound_pct"}});
   for (const auto& c : r.cases)
     t.add_row({c.id, c.split, c.family, c.op, c.shape, reports::format_number(c.measured_us),
                reports::format_number(c.predicted_us), reports::format_number(c.error()), c.bound, c.option,
-               c.measured_kernels});
+               c.measured_kernels, c.measured_sol.pipe, reports::format_number(c.measured_sol.compute_pct, 4),
+               reports::format_number(c.measured_sol.memory_pct, 4), reports::format_number(c.measured_sol.bound_pct, 4),
+               reports::format_number(c.predicted_sol.bound_pct, 4)});
   return t;
 }
 

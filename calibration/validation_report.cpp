@@ -1,5 +1,7 @@
 #include "calibration/validation_report.h"
 
+#include "reports/prediction_report.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -54,6 +56,27 @@ std::string kernel_names(const Json* kernels) {
 }
 
 }  // namespace
+
+void set_speed_of_light(ValidationCase& v, const hw::GpuSpec& gpu, const std::string& pipe, double flops,
+                        double predicted_dram_bytes, std::optional<double> measured_dram_bytes, sim::Bound bound) {
+  v.predicted_sol = reports::speed_of_light(gpu, pipe, flops, predicted_dram_bytes, v.predicted_us, bound);
+  v.measured_sol =
+      reports::speed_of_light(gpu, pipe, flops, measured_dram_bytes.value_or(predicted_dram_bytes), v.measured_us, bound);
+}
+
+void summarize_cases(ValidationReport& report) {
+  std::map<std::string, std::map<std::string, std::vector<double>>> errors;
+  for (const auto& v : report.cases) {
+    const double err = v.error();
+    errors[v.family][v.split].push_back(err);
+    errors[v.family]["all"].push_back(err);
+    errors["overall"][v.split].push_back(err);
+    errors["overall"]["all"].push_back(err);
+  }
+  report.stats.clear();
+  for (const auto& [family, by_split] : errors)
+    for (const auto& [s, list] : by_split) report.stats[family][s] = summarize(list);
+}
 
 FamilyStats summarize(const std::vector<double>& errors) {
   FamilyStats s;
@@ -132,6 +155,7 @@ ValidationReport validate_offline(const std::string& path, const hw::GpuSpec& gp
       v.predicted_us = t.duration_us;
       v.option = t.option;
       v.bound = std::string(sim::bound_name(t.bound));
+      set_speed_of_light(v, gpu, sim::sol_pipe(op, predictor.device()), t.flops, t.dram_bytes, std::nullopt, t.bound);
     } catch (const Error& e) {
       report.skipped.push_back(id + ": cannot predict (" + e.what() + ")");
       continue;

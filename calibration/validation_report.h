@@ -9,6 +9,7 @@
 
 #include "hardware/gpu_spec.h"
 #include "reports/json.h"
+#include "sim/speed_of_light.h"
 #include "workloads/op.h"
 
 namespace gpucast::calib {
@@ -24,6 +25,9 @@ struct ValidationCase {
   std::string option;  // the predicted kernel variant
   std::string bound;
   std::string measured_kernels;  // what the profiler saw
+  sim::SpeedOfLight predicted_sol;  // the prediction against the datasheet peaks
+  sim::SpeedOfLight measured_sol;   // the same work in the measured time (DRAM bytes measured when known)
+  std::optional<double> ncu_sm_pct, ncu_memory_pct;  // Nsight Compute's own SOL figures, when given
   [[nodiscard]] double error() const { return (predicted_us - measured_us) / measured_us; }
 };
 
@@ -51,6 +55,14 @@ struct ValidationReport {
 // "" for all). Throws InputError for an unreadable or malformed file.
 [[nodiscard]] ValidationReport validate_offline(const std::string& measurements_path, const hw::GpuSpec& gpu,
                                                 const std::string& split = "");
+
+// Speed-of-light figures of a case from its prediction: predicted in the predicted time, measured in
+// the measured time (`measured_dram_bytes` when the profiler counted them, else the predicted bytes).
+void set_speed_of_light(ValidationCase& v, const hw::GpuSpec& gpu, const std::string& pipe, double flops,
+                        double predicted_dram_bytes, std::optional<double> measured_dram_bytes, sim::Bound bound);
+
+// Adds a case's error to the per-family and overall statistics.
+void summarize_cases(ValidationReport& report);
 
 // Every case of a measurement file as the op it measured (id, op), parsed as validate_offline does.
 [[nodiscard]] std::vector<std::pair<std::string, wl::Op>> validation_ops(const std::string& measurements_path);

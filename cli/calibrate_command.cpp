@@ -69,6 +69,7 @@ void add_calibrate_command(CLI::App& app, AppContext& ctx) {
     const fs::path stem = out.parent_path() / out.stem();
     std::vector<std::string> microbench_files = opts->from;
     std::vector<std::string> framework_files = opts->framework;
+    fs::create_directories(out.parent_path().empty() ? fs::path(".") : out.parent_path());
     if (opts->from.empty()) {
       fs::path microbench_file;
       fs::path framework_file;
@@ -158,8 +159,10 @@ void add_calibrate_command(CLI::App& app, AppContext& ctx) {
     spec.set("layer", Json(Json::Array{
         obj({{"mark", "bar"},
              {"encoding", obj({{"y", obj({{"field", "key"}, {"type", "nominal"}, {"title", nullptr}, {"sort", nullptr}})},
+                               // Bars grow from 1x: a log scale has no zero for a bar to start at.
                                {"x", obj({{"field", "ratio"}, {"type", "quantitative"}, {"title", "calibrated / catalog"},
                                           {"scale", obj({{"type", "log"}})}})},
+                               {"x2", obj({{"datum", 1}})},
                                {"tooltip", Json(Json::Array{obj({{"field", "key"}}),
                                                             obj({{"field", "ratio"}, {"format", ".3f"}})})}})}}),
         obj({{"data", obj({{"values", Json(Json::Array{obj({{"x", 1}})})}})},

@@ -16,5 +16,6 @@ void add_calibrate_command(CLI::App& app, AppContext& ctx);
 void add_cost_command(CLI::App& app, AppContext& ctx);
 void add_compare_command(CLI::App& app, AppContext& ctx);
 void add_sweep_command(CLI::App& app, AppContext& ctx);
+void add_fabric_fit_command(CLI::App& app, AppContext& ctx);
 
 }  // namespace gpucast::cli

@@ -1,11 +1,14 @@
 // `gpucast compare`: one workload on several GPUs, side by side: time, speed against a baseline,
 // memory fit, price, throughput per dollar and per watt, and cost per result owned and rented.
+#include <algorithm>
 #include <memory>
 
 #include "cli/commands.h"
 #include "cli/cost_options.h"
 #include "cli/output.h"
 #include "cli/run_summary.h"
+#include "cli/system_source.h"
+#include "reports/parallel_report.h"
 #include "common/errors.h"
 #include "models/cost/ranking.h"
 #include "reports/units.h"
@@ -33,7 +36,7 @@ std::vector<std::string> gpu_list(const std::vector<std::string>& items, const h
     if (part == "all") {
       for (const auto& id : catalog.ids()) out.push_back(id);
     } else {
-      out.push_back(part);
+      out.push_back(catalog.resolve(part));  // aliases and typed names ("h100" -> ask which; "4090")
     }
   }
   if (out.empty()) throw UsageError("--gpus needs at least one GPU");
@@ -51,32 +54,48 @@ reports::Report build_report(const CompareOptions& o, const std::vector<cost::Co
                       " years at $" + reports::fixed(o.flags.usd_per_kwh, 3) +
                       "/kWh (gpucast cost shows every input); rented uses the cheapest on-demand price in the catalog.");
   const std::string tp_unit = rows.empty() ? "" : rows.front().throughput_unit;
-  Table t({{"#", reports::Align::right},
-           {"gpu"},
-           {"time/step", reports::Align::right},
-           {tp_unit, reports::Align::right},
-           {"speed", reports::Align::right},
-           {"bound"},
-           {"fits"},
-           {"price", reports::Align::right},
-           {tp_unit + " per $1k", reports::Align::right},
-           {tp_unit + " per W", reports::Align::right},
-           {"owned $/" + result, reports::Align::right},
-           {"rented $/" + result, reports::Align::right}});
+  std::vector<reports::Column> columns{{"#", reports::Align::right},
+                                       {"gpu"},
+                                       {"time/step", reports::Align::right},
+                                       {tp_unit, reports::Align::right},
+                                       {"speed", reports::Align::right},
+                                       {"bound"},
+                                       {"fits"},
+                                       {"price", reports::Align::right},
+                                       {tp_unit + " per $1k", reports::Align::right},
+                                       {tp_unit + " per W", reports::Align::right},
+                                       {"owned $/" + result, reports::Align::right},
+                                       {"rented $/" + result, reports::Align::right}};
+  // The columns the ranking reads come right after the GPU, so a wide table (--gpus all) never
+  // hides them off-screen.
+  std::vector<size_t> order{0, 1};
+  const auto by = cost::parse_rank_by(o.rank);
+  if (by == cost::RankBy::perf_per_usd) order.push_back(8);
+  if (by == cost::RankBy::usd_per_result) order.insert(order.end(), {10, 11});
+  for (size_t i = 2; i < columns.size(); ++i)
+    if (std::find(order.begin(), order.end(), i) == order.end()) order.push_back(i);
+  auto permute = [&](std::vector<std::string> cells) {
+    std::vector<std::string> out;
+    for (size_t i : order) out.push_back(std::move(cells[i]));
+    return out;
+  };
+  std::vector<reports::Column> ordered;
+  for (size_t i : order) ordered.push_back(columns[i]);
+  Table t(ordered);
   for (const auto& row : rows) {
     if (!row.error.empty()) {
-      t.add_row({std::to_string(row.rank), row.gpu, "-", "-", "-", "-", "cannot run", "-", "-", "-", "-", "-"});
+      t.add_row(permute({std::to_string(row.rank), row.gpu, "-", "-", "-", "-", "cannot run", "-", "-", "-", "-", "-"}));
       continue;
     }
     const std::string fits = row.fits ? "yes"
                                       : "NO (" + reports::fixed(row.peak_gb, 0) + " of " +
                                             reports::fixed(row.capacity_gb, 0) + " GB)";
-    t.add_row({std::to_string(row.rank), row.gpu, reports::duration(row.time_us), reports::sig3(row.throughput),
-               reports::fixed(row.speedup, 2) + "x", row.bound, fits,
-               row.price_usd ? reports::usd(*row.price_usd) : "-",
-               row.throughput_per_kusd ? reports::sig3(*row.throughput_per_kusd) : "-",
-               reports::sig3(row.throughput_per_watt), optional_usd(row.owned_usd_per_result),
-               optional_usd(row.rented_usd_per_result)});
+    t.add_row(permute({std::to_string(row.rank), row.gpu, reports::duration(row.time_us), reports::sig3(row.throughput),
+                       reports::fixed(row.speedup, 2) + "x", row.bound, fits,
+                       row.price_usd ? reports::usd(*row.price_usd) : "-",
+                       row.throughput_per_kusd ? reports::sig3(*row.throughput_per_kusd) : "-",
+                       reports::sig3(row.throughput_per_watt), optional_usd(row.owned_usd_per_result),
+                       optional_usd(row.rented_usd_per_result)}));
   }
   r.sections.push_back({"", "", t});
   bool any_unfit = false;
@@ -169,7 +188,10 @@ reports::Report build_report(const CompareOptions& o, const std::vector<cost::Co
 void add_compare_command(CLI::App& app, AppContext& ctx) {
   auto o = std::make_shared<CompareOptions>();
   auto* cmd = app.add_subcommand("compare", "One workload on several GPUs: speed, fit, perf per dollar and watt, cost per result");
-  cmd->add_option("--gpus", o->gpus, "catalog ids or .toml files, comma separated; 'all' for the whole catalog")->required();
+  cmd->add_option("--gpus", o->gpus,
+                  "catalog ids or .toml files, comma separated; 'all' for the whole catalog; multi-GPU systems as "
+                  "NxGPU (8xh100-sxm) or a system id (dgx-h100), with the layout flags (--tp ...)")
+      ->required();
   cmd->add_option("--baseline", o->baseline, "GPU the speed column is relative to (default: the first listed)");
   cmd->add_option("--rank", o->rank, "time | perf-per-usd | usd-per-result (the cheaper of owning and renting)")
       ->check(CLI::IsMember({"time", "perf-per-usd", "usd-per-result"}));
@@ -180,22 +202,40 @@ void add_compare_command(CLI::App& app, AppContext& ctx) {
   cmd->callback([o, &ctx] {
     const auto ids = gpu_list(o->gpus, ctx.catalog);
     if (o->flags.gpu_usd && ids.size() > 1) throw UsageError("--gpu-usd sets one GPU's price; use it with `gpucast cost`");
-    const std::string baseline = o->baseline.empty() ? ids.front() : o->baseline;
+    const std::string baseline = o->baseline.empty() ? ids.front() : ctx.catalog.resolve(o->baseline);
     if (std::find(ids.begin(), ids.end(), baseline) == ids.end())
       throw UsageError("--baseline " + baseline + " is not among --gpus");
-    const auto source = resolve_workload(o->source, *ctx.outputs);
-    const auto overrides = hw::parse_overrides(o->sets);
+    const auto source = resolve_workload(o->source, ctx.catalog, *ctx.outputs);
+    const auto overrides = hw::split_overrides(hw::split_host_overrides(o->sets).gpu).gpu;
+    const auto host = load_host(ctx, o->source, o->sets);
     const auto unit = result_unit(source);
+    const auto prices = read_price_flags(o->flags, ctx.catalog);
 
     std::vector<cost::ComparisonRow> rows;
+    std::vector<std::string> warnings;
     double baseline_us = 0;
+    const hw::SystemCatalog systems(ctx.catalog);
+    const auto system_ids = systems.ids();
     for (const auto& id : ids) {
-      const auto gpu = ctx.catalog.load(id, overrides);
-      sim::Simulator simulator(gpu);
+      // A multi-GPU system (NxGPU or a system id): the workload is one rank's; the row costs the
+      // GPUs the job uses (the layout's, or every GPU of the system for a workload file).
+      const bool is_system = is_system_shorthand(id) ||
+                             std::find(system_ids.begin(), system_ids.end(), id) != system_ids.end();
+      std::optional<hw::SystemSpec> system;
+      if (is_system) system = load_system(ctx, id, o->sets);
+      auto gpu = system ? system->gpu : ctx.catalog.load(id, overrides);
+      if (prices) hw::apply_price_file(*prices, gpu);
+      int gpus_used = 1;
+      if (system) gpus_used = source.model ? source.options.parallel.world() : system->total_gpus();
+      std::optional<sim::Simulator> simulator;
+      if (system) simulator.emplace(*system);
+      else simulator.emplace(gpu, host);
       std::optional<sim::Prediction> prediction;
       try {
-        prediction = simulator.predict(source.workload);
-      } catch (const UnsupportedError& e) {
+        if (system && source.model) check_layout_fits(*system, source.options.parallel);
+        prediction = simulator->predict(source.workload);
+      } catch (const Error& e) {
+        if (!dynamic_cast<const UnsupportedError*>(&e) && !(system && dynamic_cast<const InputError*>(&e))) throw;
         // Not a mistake in the input: this GPU lacks what the workload needs. Say so in its row.
         cost::ComparisonRow row;
         row.gpu = id;
@@ -206,13 +246,26 @@ void add_compare_command(CLI::App& app, AppContext& ctx) {
         continue;
       }
       const auto& p = *prediction;
-      const auto s = summarize(source, gpu, p);
-      const auto rc = resolve_cost(o->flags, &gpu);
+      auto s = summarize(source, gpu, p);
+      if (system && source.model && source.options.parallel.pp > 1) {
+        // Pipeline: the step comes from the 1F1B schedule, not the one-microbatch prediction.
+        const auto run = model_run(source, gpu);
+        const auto pr = reports::analyze_parallel(*system, source.workload, p, &run, source.options.parallel);
+        const double scale = p.total_us / pr.step_us;
+        s.time_us = pr.step_us;
+        s.results_per_s *= scale;
+        s.items_per_s *= scale;
+        s.mfu *= scale;
+      }
+      auto rc = resolve_cost(o->flags, &gpu);
+      rc.gpu_price_usd *= gpus_used;
+      rc.gpu_watts *= gpus_used;
       const auto owned = cost::compare_costs(rc.inputs);
+      for (auto& w : price_warnings(o->flags, gpu, rc)) warnings.push_back(std::move(w));
 
       cost::ComparisonRow row;
       row.gpu = id;
-      row.name = gpu.name;
+      row.name = system ? system->name + " (" + std::to_string(gpus_used) + " GPUs used)" : gpu.name;
       row.time_us = s.time_us;
       row.results_per_s = s.results_per_s;
       row.throughput = source.model ? s.items_per_s : s.results_per_s;
@@ -229,9 +282,9 @@ void add_compare_command(CLI::App& app, AppContext& ctx) {
       if (rc.gpu_watts > 0) row.throughput_per_watt = row.throughput / rc.gpu_watts;
       const double results_per_hour = s.results_per_s * 3600;
       if (results_per_hour > 0 && o->flags.utilization > 0)
-        row.owned_usd_per_result = owned.owned_usd_per_busy_hour / results_per_hour;
+        row.owned_usd_per_result = owned.owned_usd_per_busy_hour * gpus_used / results_per_hour;
       if (results_per_hour > 0 && rc.on_demand) {
-        row.rented_usd_per_result = rc.on_demand->usd_per_gpu_hour / results_per_hour;
+        row.rented_usd_per_result = rc.on_demand->usd_per_gpu_hour * gpus_used / results_per_hour;
         row.cloud = rc.on_demand;
       }
       if (id == baseline) baseline_us = s.time_us;
@@ -240,7 +293,9 @@ void add_compare_command(CLI::App& app, AppContext& ctx) {
     if (baseline_us <= 0) throw UsageError("the baseline " + baseline + " cannot run this workload; pick another with --baseline");
     for (auto& row : rows) row.speedup = row.time_us > 0 ? baseline_us / row.time_us : 0;
     cost::rank_rows(rows, cost::parse_rank_by(o->rank));
-    write_report(ctx, build_report(*o, rows, source.workload.name(), unit.name, baseline), o->out);
+    auto report = build_report(*o, rows, source.workload.name(), unit.name, baseline);
+    add_warnings(report, warnings);
+    write_report(ctx, report, o->out);
   });
 }
 

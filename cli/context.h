@@ -7,6 +7,7 @@
 
 #include "cli/atomic_output.h"
 #include "hardware/catalog.h"
+#include "hardware/host_catalog.h"
 
 namespace gpucast::cli {
 
@@ -15,13 +16,19 @@ inline constexpr const char* kVersion = "0.1.0";
 struct AppContext {
   std::filesystem::path data_dir;  // holds hardware/ and workloads/
   hw::Catalog catalog;
+  hw::HostCatalog hosts;           // hardware/catalog/hosts
   std::string command_line;        // as typed, for report headers
   // Files this command writes; main() commits them when the command succeeds.
   std::shared_ptr<PendingOutputs> outputs = std::make_shared<PendingOutputs>();
 
-  // GPUCAST_HOME when set, else the directory compiled in (the source tree).
+  // Data from find_data_dir().
   static AppContext from_environment();
 };
+
+// Where gpucast's data (hardware/, workloads/, reports/web/node_modules) lives: GPUCAST_HOME when
+// set; else <prefix>/share/gpucast above the installed binary or Python module; else the source
+// tree compiled in (a build that was not installed).
+[[nodiscard]] std::filesystem::path find_data_dir();
 
 // Writes `text` to stdout (path "" or "-"), or stages it for `path` in `outputs` (a temporary
 // file renamed into place when the command succeeds), so that a failure never leaves a file.

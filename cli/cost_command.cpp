@@ -229,10 +229,12 @@ void add_cost_command(CLI::App& app, AppContext& ctx) {
   add_cost_flags(cmd, o->flags, true);
   add_output_options(cmd, o->out);
   cmd->callback([o, &ctx] {
-    const bool has_workload = !o->source.workload.empty() || !o->source.model.empty();
+    const bool has_workload = !o->source.workload.empty() || !o->source.model.empty() || !o->source.trace.empty();
     if (has_workload && o->gpu.empty()) throw UsageError("a workload needs --gpu to predict its speed");
     std::optional<hw::GpuSpec> gpu;
-    if (!o->gpu.empty()) gpu = ctx.catalog.load(o->gpu, hw::parse_overrides(o->sets));
+    if (!o->gpu.empty()) gpu = ctx.catalog.load(o->gpu, gpu_overrides(o->sets));
+    if (!o->flags.price_file.empty() && !gpu) throw UsageError("--price-file needs --gpu (it holds prices per GPU)");
+    if (const auto prices = read_price_flags(o->flags, ctx.catalog); prices && gpu) hw::apply_price_file(*prices, *gpu);
     const ResolvedCost rc = resolve_cost(o->flags, gpu ? &*gpu : nullptr);
 
     std::optional<PowerCap> cap;
@@ -242,19 +244,22 @@ void add_cost_command(CLI::App& app, AppContext& ctx) {
     }
     std::optional<PerResult> per;
     if (has_workload) {
-      const auto source = resolve_workload(o->source, *ctx.outputs);
-      sim::Simulator full(*gpu);
+      const auto source = resolve_workload(o->source, ctx.catalog, *ctx.outputs);
+      const auto host = load_host(ctx, o->source, o->sets);
+      sim::Simulator full(*gpu, host);
       const auto p = full.predict(source.workload);
       auto s = summarize(source, *gpu, p);
       if (cap && cap->clock_fraction < 1) {
-        sim::Simulator capped(cost::at_clock_fraction(*gpu, cap->clock_fraction));
+        sim::Simulator capped(cost::at_clock_fraction(*gpu, cap->clock_fraction), host);
         const auto pc = capped.predict(source.workload);
         cap->slowdown = pc.total_us / p.total_us - 1;
         s = summarize(source, *gpu, pc);
       }
       per = PerResult{s.result_name, s.results_per_s * 3600};
     }
-    write_report(ctx, build_report(*o, gpu ? &*gpu : nullptr, rc, cap, per), o->out);
+    auto report = build_report(*o, gpu ? &*gpu : nullptr, rc, cap, per);
+    add_warnings(report, gpu ? price_warnings(o->flags, *gpu, rc) : std::vector<std::string>{});
+    write_report(ctx, report, o->out);
   });
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "common/errors.h"
+#include "models/cost/price_age.h"
 #include "reports/json.h"
 #include "reports/units.h"
 
@@ -36,6 +37,10 @@ void add_cost_flags(CLI::App* cmd, CostFlags& f, bool with_cloud_and_power) {
       ->check(CLI::Range(0.0, 1e12));
   cmd->add_option("--years", f.years, "horizon: years the machine is used and paid off over (default " + years_text(CostDefaults::years) + ")")
       ->check(CLI::Range(1e-6, 1e12));
+  cmd->add_option("--price-file", f.price_file,
+                  "TOML file of your own price quotes (purchase and cloud, per GPU); replaces the catalog's prices "
+                  "for the GPUs it names (docs/hardware-format.md)")
+      ->check(CLI::ExistingFile);
   if (with_cloud_and_power) {
     cmd->add_option("--cloud-usd-per-hour", f.cloud_usd_per_hour,
                     "rent per GPU-hour (default: the cheapest on-demand price in the catalog)")
@@ -43,6 +48,33 @@ void add_cost_flags(CLI::App* cmd, CostFlags& f, bool with_cloud_and_power) {
     cmd->add_option("--power-limit-w", f.power_limit_w, "cap the GPU's board power (nvidia-smi -pl); slows the SM clock")
         ->check(CLI::Range(1e-6, 1e12));
   }
+}
+
+std::optional<hw::PriceFile> read_price_flags(const CostFlags& f, const hw::Catalog& catalog) {
+  if (f.price_file.empty()) return std::nullopt;
+  return hw::read_price_file(f.price_file, catalog);
+}
+
+std::vector<std::string> price_warnings(const CostFlags& f, const hw::GpuSpec& gpu, const ResolvedCost& rc) {
+  const bool cloud_from_catalog = rc.on_demand && !f.cloud_usd_per_hour;
+  std::optional<std::string> offer;
+  std::optional<std::string> date;
+  if (cloud_from_catalog) {
+    offer = rc.on_demand->provider + " " + rc.on_demand->instance;
+    date = rc.on_demand->date;
+  }
+  return models::cost::stale_price_warnings(gpu, !f.gpu_usd, offer, date, models::cost::today_utc());
+}
+
+void add_warnings(reports::Report& report, const std::vector<std::string>& warnings) {
+  reports::Json list = reports::Json::array();
+  std::string text;
+  for (const auto& w : warnings) {
+    list.push(reports::Json(w));
+    text += "warning: " + w + "\n";
+  }
+  if (!warnings.empty()) report.sections.push_back({"Warnings", text, std::nullopt});
+  if (report.json.is_object()) report.json.set("warnings", list);
 }
 
 ResolvedCost resolve_cost(const CostFlags& f, const hw::GpuSpec* gpu) {
@@ -70,9 +102,12 @@ ResolvedCost resolve_cost(const CostFlags& f, const hw::GpuSpec* gpu) {
     r.gpu_watts = f.gpu_watts.value_or(gpu->power.tdp_w);
     r.host_watts = f.host_watts.value_or(machine.host_watts);
     shown.push_back({machine.kind, reports::usd(r.machine_usd), f.desktop_usd ? "--desktop-usd" : "default"});
+    auto price_source = gpu->sources.find("price");
+    const bool quoted = price_source != gpu->sources.end() && price_source->second.rfind("user quote", 0) == 0;
     shown.push_back({"GPU", reports::usd(r.gpu_price_usd),
                      f.gpu_usd ? "--gpu-usd"
-                               : "catalog: " + gpu->price.kind + (gpu->price.date.empty() ? "" : " " + gpu->price.date)});
+                               : std::string(quoted ? "--price-file: " : "catalog: ") + gpu->price.kind +
+                                     (gpu->price.date.empty() ? "" : " " + gpu->price.date)});
     shown.push_back({"GPU power", watts(r.gpu_watts), f.gpu_watts ? "--gpu-watts" : "catalog: power.tdp_w"});
     shown.push_back({"host power", watts(r.host_watts), f.host_watts ? "--host-watts" : "default: " + machine.kind});
     r.on_demand = models::cost::cheapest_on_demand(*gpu);
@@ -96,7 +131,8 @@ ResolvedCost resolve_cost(const CostFlags& f, const hw::GpuSpec* gpu) {
     shown.push_back({"cloud", "$" + reports::fixed(*f.cloud_usd_per_hour, 2) + "/GPU-hour", "--cloud-usd-per-hour"});
   } else if (r.on_demand) {
     shown.push_back({"cloud on-demand", "$" + reports::fixed(r.on_demand->usd_per_gpu_hour, 2) + "/GPU-hour",
-                     "catalog: " + r.on_demand->provider + " " + r.on_demand->instance + " (" + r.on_demand->date + ")"});
+                     std::string(r.on_demand->source.rfind("user quote", 0) == 0 ? "--price-file: " : "catalog: ") +
+                         r.on_demand->provider + " " + r.on_demand->instance + " (" + r.on_demand->date + ")"});
     if (r.spot)
       shown.push_back({"cloud spot", "$" + reports::fixed(r.spot->usd_per_gpu_hour, 2) + "/GPU-hour",
                        "catalog: " + r.spot->provider + " " + r.spot->instance + " (" + r.spot->date + ")"});

@@ -7,7 +7,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include "hardware/catalog.h"
 #include "hardware/gpu_spec.h"
+#include "hardware/price_file.h"
+#include "reports/report.h"
 #include "models/cost/ownership.h"
 #include "models/cost/pricing.h"
 
@@ -23,6 +26,7 @@ struct CostFlags {
   double utilization = models::cost::CostDefaults::utilization;
   double years = models::cost::CostDefaults::years;
   double usd_per_kwh = models::cost::CostDefaults::usd_per_kwh;
+  std::string price_file;  // --price-file: the user's own quotes (hardware/price_file.h)
 };
 
 // Defaults: models::cost::CostDefaults and the machine defaults beside default_machine.
@@ -46,6 +50,17 @@ struct ResolvedCost {
   std::string machine_kind;
   std::vector<CostInput> shown;           // the inputs, for the report
 };
+
+// The user's quotes from --price-file, if given (read once per command).
+[[nodiscard]] std::optional<hw::PriceFile> read_price_flags(const CostFlags& f, const hw::Catalog& catalog);
+
+// Warnings for prices `resolve_cost` took from the catalog or a price file that are older than a
+// year or undated (models/cost/price_age.h); prices given by flag are the user's and not flagged.
+[[nodiscard]] std::vector<std::string> price_warnings(const CostFlags& f, const hw::GpuSpec& gpu,
+                                                      const ResolvedCost& rc);
+
+// Appends a "Warnings" section and a JSON "warnings" array (empty when there are none).
+void add_warnings(reports::Report& report, const std::vector<std::string>& warnings);
 
 // Combines flags with the GPU's catalog entry (when `gpu` is given). Without a GPU, --desktop-usd
 // is the whole machine and --gpu-watts and --cloud-usd-per-hour are required.

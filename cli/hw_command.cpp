@@ -1,8 +1,12 @@
 // `gpucast hw list` and `gpucast hw show`.
+#include <algorithm>
+#include <cctype>
 #include <memory>
 
 #include "cli/commands.h"
 #include "cli/output.h"
+#include "common/errors.h"
+#include "common/suggest.h"
 #include "reports/hardware_report.h"
 
 namespace gpucast::cli {
@@ -10,6 +14,8 @@ namespace {
 struct HwOptions {
   std::string gpu;
   std::vector<std::string> sets;
+  std::string vendor;
+  std::string architecture;
   OutputOptions out;
 };
 }  // namespace
@@ -20,10 +26,34 @@ void add_hw_command(CLI::App& app, AppContext& ctx) {
   auto opts = std::make_shared<HwOptions>();
 
   auto* list = hw->add_subcommand("list", "List the GPU catalog");
+  list->add_option("--vendor", opts->vendor, "only this vendor's GPUs (nvidia, amd; case-insensitive)");
+  list->add_option("--architecture", opts->architecture, "only this architecture's GPUs (e.g. hopper, cdna3)");
   add_output_options(list, opts->out);
   list->callback([opts, &ctx] {
+    auto lower = [](std::string s) {
+      std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+      return s;
+    };
     std::vector<hw::GpuSpec> gpus;
-    for (const auto& id : ctx.catalog.ids()) gpus.push_back(ctx.catalog.load(id));
+    std::vector<std::string> vendors;
+    std::vector<std::string> architectures;
+    for (const auto& id : ctx.catalog.ids()) {
+      auto gpu = ctx.catalog.load(id);
+      vendors.push_back(lower(gpu.vendor));
+      architectures.push_back(gpu.architecture);
+      if (!opts->vendor.empty() && lower(gpu.vendor) != lower(opts->vendor)) continue;
+      if (!opts->architecture.empty() && gpu.architecture != lower(opts->architecture)) continue;
+      gpus.push_back(std::move(gpu));
+    }
+    auto check = [](const std::string& flag, const std::string& value, std::vector<std::string> known) {
+      std::sort(known.begin(), known.end());
+      known.erase(std::unique(known.begin(), known.end()), known.end());
+      std::string all;
+      for (const auto& k : known) all += (all.empty() ? "" : ", ") + k;
+      throw UsageError(flag + " " + value + ": no GPU in the catalog" + did_you_mean(value, known) + "; one of " + all);
+    };
+    if (gpus.empty() && !opts->vendor.empty()) check("--vendor", opts->vendor, vendors);
+    if (gpus.empty() && !opts->architecture.empty()) check("--architecture", opts->architecture, architectures);
     write_report(ctx, reports::hardware_list_report(gpus), opts->out);
   });
 

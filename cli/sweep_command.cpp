@@ -58,7 +58,7 @@ class SweepRunner {
  public:
   SweepRunner(const AppContext& ctx, const SweepOptions& o, const std::vector<cli::SweepAxis>& axes,
               const ResolvedWorkload& base)
-      : ctx_(ctx), o_(o), axes_(axes), base_(base), base_overrides_(hw::parse_overrides(o.sets)) {
+      : ctx_(ctx), o_(o), axes_(axes), base_(base), base_overrides_(gpu_overrides(o.sets)), host_(load_host(ctx, o.source, o.sets)) {
     for (const auto& a : axes_) {
       has_hardware_ |= a.kind == cli::AxisKind::hardware;
       has_workload_ |= a.kind == cli::AxisKind::workload;
@@ -73,7 +73,7 @@ class SweepRunner {
       hw::GpuSpec gpu = base_gpu_ ? *base_gpu_ : load_gpu(r.values);
       const ResolvedWorkload w = has_workload_ ? regenerate(base_, with_workload_values(base_.options, axes_, r.values))
                                                : base_;
-      sim::Simulator simulator(gpu);
+      sim::Simulator simulator(gpu, host_);
       const auto p = simulator.predict(w.workload);
       r.summary = summarize(w, gpu, p);
     } catch (const Error& e) {
@@ -99,6 +99,7 @@ class SweepRunner {
   const std::vector<cli::SweepAxis>& axes_;
   const ResolvedWorkload& base_;
   std::vector<hw::Override> base_overrides_;
+  hw::HostSpec host_;
   std::optional<hw::GpuSpec> base_gpu_;
   bool has_hardware_ = false;
   bool has_workload_ = false;
@@ -288,7 +289,7 @@ void add_sweep_command(CLI::App& app, AppContext& ctx) {
   add_output_options(cmd, o->out);
   cmd->callback([o, &ctx] {
     const auto axes = cli::parse_vary_all(o->vary, o->max_points);
-    const auto base = resolve_workload(o->source, *ctx.outputs);
+    const auto base = resolve_workload(o->source, ctx.catalog, *ctx.outputs);
     for (const auto& a : axes)
       if (a.kind == cli::AxisKind::workload && !base.config)
         throw UsageError("--vary " + a.key + " needs --model (a workload file has fixed shapes)");

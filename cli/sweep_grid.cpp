@@ -93,7 +93,7 @@ void check_workload_value(const std::string& spec, const std::string& key, const
       bad(spec, key + " takes integers in [" + std::to_string(min) + ", " + std::to_string(max) + "], not '" + value +
                     "'");
   } else if (key == "dtype") {
-    if (!parse_dtype(value)) bad(spec, "unknown data type '" + value + "' (fp32, tf32, fp16, bf16, fp8, int8)");
+    if (!parse_dtype(value)) bad(spec, "unknown data type '" + value + "' (" + dtype_choices() + ")");
   } else if (key == "launch") {
     if (value != "eager" && value != "graph") bad(spec, "launch is eager or graph, not '" + value + "'");
   }

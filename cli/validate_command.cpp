@@ -3,10 +3,12 @@
 
 #include <ctime>
 
+#include "calibration/measured_input.h"
 #include "calibration/validation_output.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/subprocess.h"
+#include "workloads/workload_file.h"
 
 namespace gpucast::cli {
 namespace {
@@ -14,6 +16,8 @@ struct ValidateOptions {
   std::string gpu;
   std::vector<std::string> sets;
   std::string offline;
+  std::string measured;
+  std::string workload;
   std::string save;
   std::string families;
   bool quick = false;
@@ -30,6 +34,12 @@ void add_validate_command(CLI::App& app, AppContext& ctx) {
   cmd->add_option("--gpu", opts->gpu, "hardware description to predict with (catalog id or .toml)")->required();
   cmd->add_option("--set", opts->sets, "override a hardware key: key.path=value (repeatable)");
   cmd->add_option("--offline", opts->offline, "re-predict a stored measurement file instead of measuring");
+  auto* measured = cmd->add_option("--measured", opts->measured,
+                                   "your measurements: gpucast CSV/JSON (op, parameters, measured time per kernel) or an "
+                                   "Nsight Compute `ncu --csv --page details` export (docs/report-formats.md)");
+  cmd->add_option("--workload", opts->workload,
+                  "with an Nsight Compute export: the workload file whose kernels were profiled, in order");
+  measured->excludes(cmd->get_option("--offline"));
   cmd->add_option("--save", opts->save, "where to store the measurements (default validation/<gpu>/kernels-<date>.json)");
   cmd->add_option("--families", opts->families, "measure only these op families (comma separated)");
   cmd->add_flag("--quick", opts->quick, "shorter timing windows when measuring");
@@ -41,6 +51,16 @@ void add_validate_command(CLI::App& app, AppContext& ctx) {
   add_output_options(cmd, opts->out);
   cmd->callback([opts, &ctx] {
     const auto gpu = ctx.catalog.load(opts->gpu, hw::parse_overrides(opts->sets));
+    if (!opts->workload.empty() && opts->measured.empty())
+      throw UsageError("--workload goes with --measured (an Nsight Compute export)");
+    if (!opts->measured.empty()) {
+      const auto file = calib::read_measured(opts->measured);
+      std::optional<wl::Workload> workload;
+      if (!opts->workload.empty()) workload = wl::read_workload_file(opts->workload);
+      const auto report = calib::validate_measured(file, opts->measured, gpu, workload ? &*workload : nullptr);
+      write_report(ctx, calib::validation_document(report, true, report.cases.size()), opts->out);
+      return;
+    }
     std::string measurements = opts->offline;
     if (measurements.empty()) {
       // Measure here: the suite times real PyTorch kernels on this machine's GPU.

@@ -5,7 +5,7 @@
 
 namespace gpucast {
 namespace {
-constexpr std::array<std::pair<DataType, std::string_view>, 7> kNames{{
+constexpr std::array<std::pair<DataType, std::string_view>, 9> kNames{{
     {DataType::fp64, "fp64"},
     {DataType::fp32, "fp32"},
     {DataType::tf32, "tf32"},
@@ -13,10 +13,12 @@ constexpr std::array<std::pair<DataType, std::string_view>, 7> kNames{{
     {DataType::bf16, "bf16"},
     {DataType::fp8, "fp8"},
     {DataType::int8, "int8"},
+    {DataType::fp6, "fp6"},
+    {DataType::fp4, "fp4"},
 }};
 }  // namespace
 
-int bytes_per_element(DataType t) {
+double bytes_per_element(DataType t) {
   switch (t) {
     case DataType::fp64: return 8;
     case DataType::fp32:
@@ -25,6 +27,8 @@ int bytes_per_element(DataType t) {
     case DataType::bf16: return 2;
     case DataType::fp8:
     case DataType::int8: return 1;
+    case DataType::fp6: return 0.75;
+    case DataType::fp4: return 0.5;
   }
   return 4;
 }
@@ -52,7 +56,7 @@ std::string dtype_choices() {
 
 const std::vector<DataType>& tensor_dtypes() {
   static const std::vector<DataType> kTypes{DataType::tf32, DataType::fp16, DataType::bf16, DataType::fp8,
-                                            DataType::int8};
+                                            DataType::int8, DataType::fp6, DataType::fp4};
   return kTypes;
 }
 

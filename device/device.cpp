@@ -69,6 +69,8 @@ Device::Device(const hw::GpuSpec& g)
   host_link_.transfer_latency_us = g.host_transfer_latency_us;
 
   l2_bytes_ = g.cache.l2_mb * 1024 * 1024;
+  // A memory-side cache behind the L2 (AMD Infinity Cache; 0 on NVIDIA) serves reuse as well.
+  memory_side_cache_bytes_ = g.cache.infinity_cache_mb * 1024 * 1024;
   l2_reuse_fraction_ = g.cache.l2_reuse_fraction;
 }
 

@@ -85,7 +85,8 @@ class Device {
   // the share of the L2 that a reused set can hold (cache.l2_reuse_fraction); beyond that a
   // reread finds that share of it and fetches the rest from DRAM again.
   [[nodiscard]] Bytes l2_bytes() const { return l2_bytes_; }
-  [[nodiscard]] Bytes l2_reuse_bytes() const { return l2_bytes_ * l2_reuse_fraction_; }
+  // The Infinity Cache behind an AMD L2 holds reused sets too, at the same reuse share.
+  [[nodiscard]] Bytes l2_reuse_bytes() const { return (l2_bytes_ + memory_side_cache_bytes_) * l2_reuse_fraction_; }
   [[nodiscard]] bool fits_in_l2(Bytes working_set) const { return working_set <= l2_reuse_bytes(); }
   [[nodiscard]] double l2_hit_fraction(Bytes working_set) const;
 
@@ -108,6 +109,7 @@ class Device {
   LaunchCosts launch_;
   HostLink host_link_;
   Bytes l2_bytes_ = 0;
+  Bytes memory_side_cache_bytes_ = 0;
   double l2_reuse_fraction_ = 1;
   std::map<DataType, double> tensor_types_;
 };

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "hardware/description_reader.h"
+#include "hardware/gpu_names.h"
 #include "hardware/key_schema.h"
 #include "common/suggest.h"
 
@@ -80,9 +81,21 @@ void apply_architecture_defaults(const Catalog& catalog, const std::string& gpu_
                      "unknown architecture '" + arch + "'" + did_you_mean(arch, catalog.architectures()) +
                          "; defaults files live in " + catalog.architectures_dir().string());
   const RawDescription defaults = read_architecture_file(arch_file);
+  // A default keeps the architecture file's source for it under its own key, so that a GPU file's
+  // section source ("host = PCIe ...") does not claim a value the GPU file never gave.
+  auto covering_source = [&](std::string prefix) -> const FlatValue* {
+    while (true) {
+      if (auto it = defaults.sources.find(prefix); it != defaults.sources.end()) return &it->second;
+      const auto dot = prefix.rfind('.');
+      if (dot == std::string::npos) return nullptr;
+      prefix = prefix.substr(0, dot);
+    }
+  };
   for (const auto& [path, value] : defaults.values) {
     if (!find_gpu_key(path)) continue;  // per_sm.* are inputs to derived keys below
-    if (!values.count(path)) values[path] = value;
+    if (values.count(path)) continue;
+    values[path] = value;
+    if (const FlatValue* source = covering_source(path); source && !sources.count(path)) sources[path] = *source;
   }
   for (const auto& [path, value] : defaults.sources)
     if (!sources.count(path)) sources[path] = value;
@@ -114,6 +127,8 @@ void apply_architecture_defaults(const Catalog& catalog, const std::string& gpu_
 
 }  // namespace
 
+CloudOffer build_cloud_offer(const RawCloudOffer& raw) { return build_cloud(raw); }
+
 Catalog::Catalog(fs::path hardware_dir) : hardware_dir_(std::move(hardware_dir)) {}
 
 std::vector<std::string> Catalog::ids() const { return stems_in(catalog_dir()); }
@@ -127,10 +142,16 @@ fs::path Catalog::locate(const std::string& id_or_file) const {
     if (id_or_file.rfind("calibrated/", 0) == 0 && fs::is_regular_file(under_hardware)) return under_hardware;
     throw InputError(SourceLocation{id_or_file}, "", "no such hardware description file");
   }
+  return catalog_dir() / (resolve(id_or_file) + ".toml");
+}
+
+AliasTable Catalog::aliases() const { return read_alias_table(catalog_dir() / "_aliases.toml"); }
+
+std::string Catalog::resolve(const std::string& id_or_file) const {
+  if (looks_like_path(id_or_file)) return id_or_file;
   const fs::path in_catalog = catalog_dir() / (id_or_file + ".toml");
-  if (fs::is_regular_file(in_catalog)) return in_catalog;
-  throw InputError(SourceLocation{}, "", "unknown GPU '" + id_or_file + "'" + did_you_mean(id_or_file, ids()) +
-                                             "; `gpucast hw list` shows the catalog, or pass a .toml path");
+  if (fs::is_regular_file(in_catalog)) return id_or_file;
+  return resolve_gpu_name(id_or_file, ids(), aliases());
 }
 
 GpuSpec Catalog::load(const std::string& id_or_file, const std::vector<Override>& overrides) const {
@@ -187,10 +208,21 @@ GpuSpec Catalog::load(const std::string& id_or_file, const std::vector<Override>
                            (chain.size() > 1 ? std::string(" (not set here nor in the files it extends)") : ""));
   }
 
+  // A tensor rate the architecture gives no efficiency for cannot be simulated: say which key.
+  for (DataType t : tensor_dtypes()) {
+    const std::string suffix(to_string(t));
+    auto rate = values.find("compute.tensor_tflops." + suffix);
+    if (rate != values.end() && !values.count("efficiency.tensor." + suffix))
+      throw InputError(rate->second.where, "efficiency.tensor." + suffix,
+                       "compute.tensor_tflops." + suffix + " is set but neither this file nor the " +
+                           std::get<std::string>(values.at("architecture").value) +
+                           " architecture defaults give efficiency.tensor." + suffix);
+  }
+
   std::vector<CloudOffer> offers;
   for (const auto& raw : cloud) offers.push_back(build_cloud(raw));
   const bool from_catalog = !looks_like_path(id_or_file);
-  const std::string id = from_catalog ? id_or_file : fs::path(id_or_file).stem().string();
+  const std::string id = from_catalog ? resolve(id_or_file) : fs::path(id_or_file).stem().string();
   return build_spec(id, chain.front().file, values, offers, sources);
 }
 
@@ -237,6 +269,8 @@ GpuSpec build_spec(const std::string& id, const std::string& origin, const FlatT
   s.cache.l1_kb_per_sm = number(values, "cache.l1_kb_per_sm");
   s.cache.l2_bandwidth_gbps = number(values, "cache.l2_bandwidth_gbps");
   s.cache.sm_l2_bandwidth_gbps = number(values, "cache.sm_l2_bandwidth_gbps");
+  s.cache.infinity_cache_mb = maybe_number(values, "cache.infinity_cache_mb").value_or(0);
+  s.cache.infinity_cache_bandwidth_gbps = maybe_number(values, "cache.infinity_cache_bandwidth_gbps").value_or(0);
 
   s.latency.dram_cycles = number(values, "latency.dram_cycles");
   s.latency.l2_cycles = number(values, "latency.l2_cycles");
@@ -252,6 +286,7 @@ GpuSpec build_spec(const std::string& id, const std::string& origin, const FlatT
   s.launch.queued_kernel_us = number(values, "launch.queued_kernel_us");
   s.launch.blocks_per_us = number(values, "launch.blocks_per_us");
   s.pcie_gbps = number(values, "host.pcie_gbps");
+  s.host_link = text(values, "host.link");
   s.host_transfer_latency_us = number(values, "host.transfer_latency_us");
   s.nvlink_gbps = number(values, "interconnect.nvlink_gbps");
 

@@ -134,7 +134,14 @@ std::vector<RawCloudOffer> read_cloud(const toml::node& node, const std::string&
   return offers;
 }
 
+// NVIDIA's MAJOR.MINOR ("9.0"), or an AMD gfx target ("gfx942", "gfx90a"): letters and digits only.
 bool is_compute_capability(const std::string& text) {
+  if (text.rfind("gfx", 0) == 0) {
+    if (text.size() < 4 || text.size() > 8) return false;
+    for (char c : text)
+      if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z'))) return false;
+    return true;
+  }
   const auto dot = text.find('.');
   if (dot == std::string::npos || dot == 0 || dot > 2 || dot + 1 == text.size() || text.size() - dot - 1 > 2)
     return false;
@@ -143,7 +150,17 @@ bool is_compute_capability(const std::string& text) {
   return true;
 }
 
+// Efficiencies of data types only some architectures have (FP6, FP4): an architecture file gives
+// them where its GPUs run them; a GPU with such a rate and no efficiency is refused at load.
+bool optional_in_architecture(std::string_view path) {
+  return path == "efficiency.tensor.fp6" || path == "efficiency.tensor.fp4";
+}
+
 }  // namespace
+
+std::vector<RawCloudOffer> read_cloud_offers(const toml::node& node, const std::string& file) {
+  return read_cloud(node, file);
+}
 
 void check_rule(const KeyDef& def, const std::string& full_path, const FlatValue& value) {
   if (const auto* text = std::get_if<std::string>(&value.value)) {
@@ -153,7 +170,7 @@ void check_rule(const KeyDef& def, const std::string& full_path, const FlatValue
     if (text->find('\0') != std::string::npos)
       throw InputError(value.where, full_path, "text must not contain NUL characters");
     if (def.path == "compute_capability" && !is_compute_capability(*text))
-      throw InputError(value.where, full_path, "expected MAJOR.MINOR such as \"9.0\", found '" + *text + "'");
+      throw InputError(value.where, full_path, "expected MAJOR.MINOR such as \"9.0\" (or an AMD gfx target such as \"gfx942\"), found '" + *text + "'");
     if (def.path == "architecture" && !is_plain_name(*text))
       throw InputError(value.where, full_path,
                        "an architecture is a plain name such as \"hopper\" (letters, digits, '-', '_'), found '" +
@@ -204,6 +221,15 @@ FlatValue convert_value(const KeyDef& def, const toml::node& node, const std::st
   return out;
 }
 
+FlatTable read_keyed_table(const toml::table& table, const std::vector<KeyDef>& keys,
+                           const std::vector<std::string>& special, const std::string& file) {
+  FlatTable out;
+  walk(table, "", keys, special, file, out);
+  return out;
+}
+
+FlatTable read_sources_table(const toml::node& node, const std::string& file) { return read_sources(node, file); }
+
 RawDescription read_gpu_table(const toml::table& table, const std::string& file) {
   RawDescription raw;
   raw.file = file;
@@ -225,7 +251,7 @@ RawDescription read_architecture_file(const std::filesystem::path& path) {
   walk(table, "", architecture_keys(), {"sources"}, raw.file, raw.values);
   if (const auto* node = table.get("sources")) raw.sources = read_sources(*node, raw.file);
   for (const auto& def : architecture_keys())
-    if (!raw.values.count(std::string(def.path)))
+    if (!raw.values.count(std::string(def.path)) && !optional_in_architecture(def.path))
       throw InputError(SourceLocation{raw.file}, std::string(def.path),
                        "missing from the architecture defaults file (every default must be given)");
   return raw;

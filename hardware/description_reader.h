@@ -29,8 +29,18 @@ struct RawDescription {
 [[nodiscard]] RawDescription read_gpu_file(const std::filesystem::path& path);
 [[nodiscard]] RawDescription read_gpu_table(const toml::table& table, const std::string& file);
 
+// Reads an array of [[cloud]] tables (cloud_keys()); `cloud = []` is an empty list.
+[[nodiscard]] std::vector<RawCloudOffer> read_cloud_offers(const toml::node& node, const std::string& file);
+
 // Reads an architecture defaults file (architecture_keys()).
 [[nodiscard]] RawDescription read_architecture_file(const std::filesystem::path& path);
+
+// Reads any keyed table (a system file, say) against `keys`: nested tables flatten to dotted paths;
+// top-level names in `special` are skipped; unknown keys and broken rules throw InputError.
+[[nodiscard]] FlatTable read_keyed_table(const toml::table& table, const std::vector<KeyDef>& keys,
+                                         const std::vector<std::string>& special, const std::string& file);
+// Reads a `sources` table (nested or dotted key = "text" entries).
+[[nodiscard]] FlatTable read_sources_table(const toml::node& node, const std::string& file);
 
 // Converts a TOML node to the scalar `def` expects and checks its rule; throws InputError otherwise.
 [[nodiscard]] FlatValue convert_value(const KeyDef& def, const toml::node& node, const std::string& full_path,

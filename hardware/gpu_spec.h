@@ -46,6 +46,8 @@ struct CacheSpec {
   double l1_kb_per_sm = 0;
   double l2_bandwidth_gbps = 0;
   double sm_l2_bandwidth_gbps = 0;  // the most one SM can draw from L2
+  double infinity_cache_mb = 0;     // memory-side cache between L2 and DRAM (AMD Infinity Cache); 0: none
+  double infinity_cache_bandwidth_gbps = 0;
   double l2_reuse_fraction = 0.7;   // share of the L2 a reused working set keeps
 };
 
@@ -75,7 +77,7 @@ struct PowerSpec {
 struct PriceSpec {
   double usd = 0;
   std::optional<double> launch_usd;
-  std::string kind;  // street | launch | estimate
+  std::string kind;  // list | street | launch | estimate
   std::string date;  // YYYY-MM
   std::string note;
 };
@@ -124,7 +126,8 @@ struct GpuSpec {
   CacheSpec cache;
   LatencySpec latency;
   LaunchSpec launch;
-  double pcie_gbps = 0;
+  double pcie_gbps = 0;                 // host link bandwidth per direction (PCIe or NVLink-C2C)
+  std::string host_link;                // "PCIe 5.0 x16", "NVLink-C2C", ...
   double host_transfer_latency_us = 0;  // fixed cost of one host<->device copy
   double nvlink_gbps = 0;
   PowerSpec power;
@@ -140,16 +143,10 @@ struct GpuSpec {
   [[nodiscard]] double tensor_tflops(DataType t) const;
   // Sustained fraction of the tensor rate for `t` (large GEMM).
   [[nodiscard]] double tensor_efficiency(DataType t) const;
-  // Major compute capability (9 for Hopper): which instructions and library kernels exist.
-  // 0 when the text does not start with digits (files are checked for MAJOR.MINOR when read).
-  [[nodiscard]] int cc_major() const {
-    int major = 0;
-    for (char c : compute_capability) {
-      if (c < '0' || c > '9' || major > 100) break;
-      major = major * 10 + (c - '0');
-    }
-    return major;
-  }
+  // Major compute capability (9 for Hopper): which instructions and library kernels exist. 0 for
+  // a GPU without a CUDA compute capability (AMD: compute_capability holds the gfx target).
+  [[nodiscard]] int cc_major() const;
+  [[nodiscard]] bool is_amd() const { return compute_capability.rfind("gfx", 0) == 0; }
   // Nanoseconds per SM clock at the sustained clock.
   [[nodiscard]] double ns_per_cycle() const { return 1e3 / sm.sustained_clock_mhz; }
 };

@@ -25,7 +25,8 @@ double unit_max(const KeyDef& k) {
   return 1e6;
 }
 
-// Fills each key's range from its unit and rule.
+}  // namespace
+
 std::vector<KeyDef> with_ranges(std::vector<KeyDef> keys) {
   for (auto& k : keys) {
     if (k.kind == ValueKind::string) {
@@ -40,7 +41,6 @@ std::vector<KeyDef> with_ranges(std::vector<KeyDef> keys) {
   }
   return keys;
 }
-}  // namespace
 
 const std::vector<UnitRange>& unit_ranges() {
   static const std::vector<UnitRange> kRanges{
@@ -49,7 +49,8 @@ const std::vector<UnitRange>& unit_ranges() {
       {"GB", 1e-6, 1e6},        {"bits", 1, 65536},        {"GB/s", 1e-3, 1e7},    {"MB", 1e-3, 1e6},
       {"cycles", 1e-3, 1e7},    {"us", 1e-6, 1e6},         {"blocks/us", 1e-6, 1e9}, {"W", 1e-3, 1e6},
       {"USD", 1e-2, 1e9},       {"fraction", 1e-6, 1},     {"GPUs", 1, 100000},    {"USD/h", 1e-6, 1e7},
-      {"B/clk", 1e-6, 1e6},     {"ops/clk", 1e-6, 1e6},    {"x", 1e-6, 1e6},
+      {"B/clk", 1e-6, 1e6},     {"ops/clk", 1e-6, 1e6},    {"x", 1e-6, 1e6},       {"nodes", 1, 100000},
+      {"NICs", 1, 1024},        {"Gb/s", 1e-3, 1e7},       {"bytes", 1, 1e15},     {"0/1", 1, 1},
   };
   return kRanges;
 }
@@ -72,7 +73,8 @@ const std::vector<KeyDef>& gpu_keys() {
       {"vendor", K::string, "", kReq, R::none, "vendor, e.g. NVIDIA"},
       {"architecture", K::string, "", kReq, R::none,
        "architecture family; selects hardware/catalog/architectures/<architecture>.toml defaults"},
-      {"compute_capability", K::string, "", kReq, R::none, "CUDA compute capability, e.g. \"9.0\""},
+      {"compute_capability", K::string, "", kReq, R::none,
+       "CUDA compute capability, e.g. \"9.0\"; AMD GPUs give their gfx target, e.g. \"gfx942\""},
       {"extends", K::string, "", kOpt, R::none, "catalog id or .toml path to inherit from, then override"},
       {"notes", K::string, "", kOpt, R::none, "free text"},
 
@@ -80,12 +82,12 @@ const std::vector<KeyDef>& gpu_keys() {
       {"sm.boost_clock_mhz", K::number, "MHz", kReq, R::positive, "maximum boost SM clock"},
       {"sm.sustained_clock_mhz", K::number, "MHz", kOpt, R::positive,
        "SM clock held under sustained load (default: boost_clock_mhz); converts cycle latencies to time"},
+      {"sm.warp_size", K::integer, "threads", kOpt, R::positive,
+       "threads that execute together: 32 per NVIDIA warp, 64 per AMD CDNA wavefront (default from the architecture)"},
       {"sm.max_threads", K::integer, "threads", kReq, R::positive, "resident threads per SM"},
       {"sm.max_blocks", K::integer, "blocks", kReq, R::positive, "resident thread blocks per SM"},
       {"sm.registers_kb", K::number, "KB", kReq, R::positive, "register file per SM"},
       {"sm.shared_memory_kb", K::number, "KB", kReq, R::positive, "maximum configurable shared memory per SM"},
-      {"sm.warp_size", K::integer, "threads", kOpt, R::positive,
-       "threads per warp (NVIDIA) or wavefront (AMD); default from the architecture"},
       {"sm.register_allocation_unit", K::integer, "registers", kOpt, R::positive,
        "registers are allocated to a warp in multiples of this many; default from the architecture"},
       {"sm.shared_memory_reserved_per_block_bytes", K::integer, "bytes", kOpt, R::non_negative,
@@ -109,10 +111,16 @@ const std::vector<KeyDef>& gpu_keys() {
       {"compute.tensor_tflops.fp8", K::number, "TFLOP/s", kOpt, R::positive,
        "dense FP8 tensor-core peak with FP32 accumulation"},
       {"compute.tensor_tflops.int8", K::number, "TOPS", kOpt, R::positive, "dense INT8 tensor-core peak"},
+      {"compute.tensor_tflops.fp6", K::number, "TFLOP/s", kOpt, R::positive,
+       "dense FP6 (MXFP6, block-scaled) tensor-core peak"},
+      {"compute.tensor_tflops.fp4", K::number, "TFLOP/s", kOpt, R::positive,
+       "dense FP4 (NVFP4 / MXFP4, block-scaled) tensor-core peak"},
 
       {"memory.capacity_gb", K::number, "GB", kReq, R::positive, "device memory capacity (10^9 bytes)"},
       {"memory.type", K::string, "", kReq, R::none, "memory technology, e.g. HBM3"},
       {"memory.bus_width_bits", K::integer, "bits", kReq, R::positive, "memory bus width"},
+      {"memory.data_rate_gbps", K::number, "Gbit/s", kOpt, R::positive,
+       "data rate per pin; bandwidth_gbps should be bus_width_bits / 8 x data_rate_gbps (the catalog test checks 5%)"},
       {"memory.bandwidth_gbps", K::number, "GB/s", kReq, R::positive, "peak DRAM bandwidth (10^9 bytes/s)"},
       {"memory.sm_bandwidth_gbps", K::number, "GB/s", kOpt, R::positive,
        "most DRAM bandwidth one SM can draw (its outstanding-miss limit); default from the architecture"},
@@ -125,6 +133,10 @@ const std::vector<KeyDef>& gpu_keys() {
        "share of the L2 a reused working set can occupy before it is evicted; default from the architecture"},
       {"cache.sm_l2_bandwidth_gbps", K::number, "GB/s", kOpt, R::positive,
        "most L2 bandwidth one SM can draw (its L1 fill port); default from the architecture"},
+      {"cache.infinity_cache_mb", K::number, "MB", kOpt, R::non_negative,
+       "memory-side cache between L2 and DRAM (AMD Infinity Cache, \"MALL\"); absent or 0: none"},
+      {"cache.infinity_cache_bandwidth_gbps", K::number, "GB/s", kOpt, R::positive,
+       "peak bandwidth of the memory-side cache"},
 
       {"latency.dram_cycles", K::number, "cycles", kReq, R::positive, "DRAM load latency (pointer chase)"},
       {"latency.l2_cycles", K::number, "cycles", kReq, R::positive, "L2 hit latency (pointer chase)"},
@@ -150,18 +162,20 @@ const std::vector<KeyDef>& gpu_keys() {
       {"launch.graph_kernel_us", K::number, "us", kOpt, R::positive,
        "GPU-side cost per kernel inside a CUDA graph replay (default from architecture file)"},
 
-      {"host.pcie_gbps", K::number, "GB/s", kReq, R::positive, "host link bandwidth per direction"},
+      {"host.pcie_gbps", K::number, "GB/s", kReq, R::positive,
+       "host link bandwidth per direction (PCIe, or NVLink-C2C on Grace superchips)"},
+      {"host.link", K::string, "", kOpt, R::none, "what the host link is, e.g. \"PCIe 5.0 x16\" or \"NVLink-C2C\""},
       {"host.transfer_latency_us", K::number, "us", kOpt, R::positive,
        "fixed cost of one host<->device copy on the copy engine (default from architecture file)"},
       {"interconnect.nvlink_gbps", K::number, "GB/s", kReq, R::non_negative,
-       "NVLink bandwidth per GPU, both directions summed (0: none)"},
+       "GPU-to-GPU link bandwidth per GPU (NVLink, AMD Infinity Fabric), both directions summed (0: none)"},
 
       {"power.tdp_w", K::number, "W", kReq, R::positive, "board power (TDP / TGP)"},
       {"power.idle_w", K::number, "W", kOpt, R::positive, "idle board power"},
 
       {"price.usd", K::number, "USD", kReq, R::positive, "typical price (see price.kind and price.date)"},
       {"price.launch_usd", K::number, "USD", kOpt, R::positive, "launch price (MSRP)"},
-      {"price.kind", K::string, "", kOpt, R::none, "what price.usd is: street, launch or estimate"},
+      {"price.kind", K::string, "", kOpt, R::none, "what price.usd is: list, street, launch or estimate"},
       {"price.date", K::string, "", kOpt, R::none, "when price.usd was observed, YYYY-MM"},
       {"price.note", K::string, "", kOpt, R::none, "free text about the price"},
 
@@ -180,6 +194,8 @@ const std::vector<KeyDef>& gpu_keys() {
       {"efficiency.tensor.bf16", K::number, "fraction", kOpt, R::fraction, "same, BF16"},
       {"efficiency.tensor.fp8", K::number, "fraction", kOpt, R::fraction, "same, FP8"},
       {"efficiency.tensor.int8", K::number, "fraction", kOpt, R::fraction, "same, INT8"},
+      {"efficiency.tensor.fp6", K::number, "fraction", kOpt, R::fraction, "same, FP6"},
+      {"efficiency.tensor.fp4", K::number, "fraction", kOpt, R::fraction, "same, FP4"},
       {"efficiency.mma_sync", K::number, "fraction", kOpt, R::fraction,
        "rate of the warp-level mma.sync path (FlashAttention-2 class kernels) relative to the dense peak"},
       {"efficiency.pcie", K::number, "fraction", kOpt, R::fraction,

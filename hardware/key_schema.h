@@ -37,6 +37,9 @@ struct UnitRange {
 };
 // The range of every unit the schema uses, in documentation order (docs/hardware-format.md).
 [[nodiscard]] const std::vector<UnitRange>& unit_ranges();
+// The keys with each number's range filled from its unit and rule (strings get a length limit):
+// every description table (GPU, architecture, cloud, host, system) passes through this.
+[[nodiscard]] std::vector<KeyDef> with_ranges(std::vector<KeyDef> keys);
 // "in [1, 10000] SMs" style text for a key.
 [[nodiscard]] std::string range_text(const KeyDef& def);
 

@@ -27,6 +27,12 @@ Override make_override(const std::string& path, const std::string& value_text) {
   if (!def) throw InputError(where, path, "unknown key" + did_you_mean(path, gpu_key_names()));
   if (path == "extends" || path == "architecture")
     throw InputError(where, path, "cannot be overridden; write a TOML file that extends the GPU instead");
+  return convert_override(*def, path, value_text);
+}
+
+Override convert_override(const KeyDef& key, const std::string& path, const std::string& value_text) {
+  const KeyDef* def = &key;
+  const SourceLocation where{"--set " + path + "=" + value_text};
   Override out{path, FlatValue{{}, where}};
   const char* text = value_text.c_str();
   char* end = nullptr;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/toml_source.h"
+#include "hardware/key_schema.h"
 
 namespace gpucast::hw {
 
@@ -18,5 +19,8 @@ struct Override {
 [[nodiscard]] std::vector<Override> parse_overrides(const std::vector<std::string>& assignments);
 // Builds an override from a path and a number (used by sweeps).
 [[nodiscard]] Override make_override(const std::string& path, const std::string& value_text);
+
+// Converts value_text to the kind `def` declares and checks its rule (any schema: GPU or system).
+[[nodiscard]] Override convert_override(const KeyDef& def, const std::string& path, const std::string& value_text);
 
 }  // namespace gpucast::hw

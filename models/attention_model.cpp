@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/errors.h"
 #include "models/helper_kernels.h"
 
 namespace gpucast::models {
@@ -36,6 +37,10 @@ constexpr double kDecodeFixedCycles = 1000;
 constexpr int kDecodeThreads = 128;
 constexpr int kDecodeRegisters = 128;
 constexpr double kDecodeWavesTarget = 2;
+// The memory-efficient kernel's tiles, and the share of its softmax hidden under the products
+// (one warp does both, without FlashAttention-2's reordering of the rescale; assumption).
+constexpr double kEfficientBlock = 64;
+constexpr double kEfficientOverlap = 0.25;
 // Causal kernels mask the diagonal tiles element by element.
 constexpr double kCausalEfficiency = 0.9;
 // Backward kernels run five products per tile with atomics on dQ: FlashAttention-3 reports about
@@ -69,9 +74,43 @@ struct FlashTiles {
   Pipe pipe;
 };
 
-FlashTiles tiles_for(const device::Device& gpu, double d, double e) {
+// The kernel family PyTorch's SDPA runs (torch.nn.attention.SDPBackend). `auto` follows PyTorch's
+// dispatch: cuDNN attention (a FlashAttention-3-class warpgroup kernel) on Hopper and later,
+// FlashAttention-2 on Ampere and Ada, and the memory-efficient (xFormers/CUTLASS) kernel before
+// Ampere, where FlashAttention-2 does not run.
+// Warpgroup (wgmma / tcgen05) tensor-core instructions exist on datacenter Hopper (9.x) and
+// Blackwell (10.x); consumer Blackwell (12.x) runs warp-level mma kernels.
+bool has_warpgroup_mma(const device::Device& gpu) { return gpu.cc_major() == 9 || gpu.cc_major() == 10; }
+
+wl::AttentionBackend resolve_backend(const wl::AttentionOp& a, const device::Device& gpu) {
+  if (a.backend != wl::AttentionBackend::automatic) return a.backend;
+  if (has_warpgroup_mma(gpu)) return wl::AttentionBackend::cudnn;
+  if (gpu.cc_major() >= 8) return wl::AttentionBackend::flash2;
+  return wl::AttentionBackend::efficient;
+}
+
+// Warpgroup kernels (cuDNN, FlashAttention-3) need Hopper's wgmma; elsewhere cuDNN runs its
+// FlashAttention-2-class kernels. FlashAttention-2 itself needs compute capability 8.0.
+bool warpgroup_kernel(wl::AttentionBackend b, const device::Device& gpu) {
+  if (b == wl::AttentionBackend::flash3 && !has_warpgroup_mma(gpu))
+    throw UnsupportedError("FlashAttention-3 needs warpgroup tensor-core instructions (Hopper or datacenter Blackwell); " + gpu.id() +
+                           " is " + std::to_string(gpu.cc_major()) + ".x: use backend = \"flash2\" or \"auto\"");
+  if (b == wl::AttentionBackend::flash2 && gpu.cc_major() < 8)
+    throw UnsupportedError("PyTorch's flash attention needs compute capability 8.0 or newer; " + gpu.id() +
+                           " would run backend = \"efficient\" (what \"auto\" picks there)");
+  return (b == wl::AttentionBackend::cudnn || b == wl::AttentionBackend::flash3) && has_warpgroup_mma(gpu);
+}
+
+FlashTiles tiles_for(const device::Device& gpu, wl::AttentionBackend backend, double d, double e) {
   const double smem = gpu.shared_bytes_per_block();
-  if (gpu.cc_major() >= 9) return {kBlockQ, kBlockKV, kHopperThreads, kSoftmaxOverlap, Pipe::tensor};
+  if (warpgroup_kernel(backend, gpu)) return {kBlockQ, kBlockKV, kHopperThreads, kSoftmaxOverlap, Pipe::tensor};
+  if (backend == wl::AttentionBackend::efficient) {
+    // The memory-efficient kernel: 64 x 64 tiles, 4 warps, K/V tiles loaded without double
+    // buffering (xFormers' CUTLASS fMHA for sm80: kQueriesPerBlock 64, kKeysPerBlock 64).
+    double block_kv = kEfficientBlock;
+    while ((kEfficientBlock * d + 2 * block_kv * d) * e > smem && block_kv > 16) block_kv /= 2;
+    return {kEfficientBlock, block_kv, kFa2Threads, kEfficientOverlap, Pipe::mma_sync};
+  }
   // FlashAttention-2: 4 warps, Q tile plus one K and one V tile; halve the KV tile until it fits.
   double block_q = 128, block_kv = d <= 64 ? 128 : 64;
   while ((block_q * d + 2 * block_kv * d) * e > smem && block_kv > 32) block_kv /= 2;
@@ -83,7 +122,7 @@ PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
   const double e = bytes_per_element(a.dtype);
   const double d = static_cast<double>(a.head_dim);
   const double bh = double(a.batch) * double(a.heads);
-  const FlashTiles tiles = tiles_for(gpu, d, e);
+  const FlashTiles tiles = tiles_for(gpu, resolve_backend(a, gpu), d, e);
   const double block_q = tiles.block_q, block_kv = tiles.block_kv;
   const double q_blocks = std::ceil(double(a.seq_q) / block_q);
   const double steps = kv_steps_per_block(a, block_q, block_kv);
@@ -172,10 +211,64 @@ PlanOption decode(const wl::AttentionOp& a, const device::Device& gpu) {
 
 }  // namespace
 
+// The math backend: PyTorch's unfused composition, each step its own op (scores materialized in
+// DRAM): Q K^T as a batched GEMM, the scale (and causal mask) pointwise, softmax over the keys,
+// then P V. Backward runs the same products transposed, twice as many, and the softmax gradient.
+// Half-precision inputs are computed in fp32 (PyTorch 2.5+ upcasts q, k and v in the math path
+// unless allow_fp16_bf16_reduction_math_sdp is set): casts in and out, fp32 products and scores.
+PlanOption math_attention(const wl::AttentionOp& a) {
+  const wl::Count bh = a.batch * a.heads;
+  const bool upcast = a.dtype == DataType::bf16 || a.dtype == DataType::fp16;
+  const DataType t = upcast ? DataType::fp32 : a.dtype;
+  wl::GemmOp qk;
+  qk.m = a.seq_q;
+  qk.n = a.seq_kv;
+  qk.k = a.head_dim;
+  qk.batch = bh;
+  qk.dtype = qk.out_dtype = t;
+  wl::GemmOp pv = qk;
+  pv.n = a.head_dim;
+  pv.k = a.seq_kv;
+  wl::ElementwiseOp scale;
+  scale.elements = bh * a.seq_q * a.seq_kv;
+  scale.dtype = scale.out_dtype = t;
+  scale.inputs = a.causal ? 2 : 1;  // the mask is a second input
+  wl::RowOp softmax;
+  softmax.kind = wl::RowOpKind::softmax;
+  softmax.rows = bh * a.seq_q;
+  softmax.cols = a.seq_kv;
+  softmax.dtype = t;
+  PlanOption option{"math attention (unfused)", {}, 0};
+  option.sub_ops = {qk, scale, softmax, pv};
+  if (a.backward) option.sub_ops = {qk, scale, softmax, pv, pv, qk, scale, softmax, qk, pv};
+  if (upcast) {
+    wl::ElementwiseOp q_in, kv_in, out;
+    q_in.elements = out.elements = bh * a.seq_q * a.head_dim;
+    kv_in.elements = a.batch * a.kv_heads * a.seq_kv * a.head_dim;
+    q_in.dtype = kv_in.dtype = out.out_dtype = a.dtype;
+    q_in.out_dtype = kv_in.out_dtype = out.dtype = DataType::fp32;
+    option.sub_ops.insert(option.sub_ops.begin(), {q_in, kv_in, kv_in});
+    option.sub_ops.push_back(out);
+  }
+  return option;
+}
+
 std::vector<PlanOption> AttentionModel::plan(const wl::Op& op, const device::Device& gpu) const {
   const auto& a = std::get<wl::AttentionOp>(op);
-  gpu.require_tensor(a.dtype);  // throws when the GPU has no tensor cores for this type
-  if (double(a.seq_q) < kDecodeRows && !a.backward) return {decode(a, gpu)};
+  const wl::AttentionBackend backend = resolve_backend(a, gpu);
+  if (backend == wl::AttentionBackend::math) return {math_attention(a)};
+  (void)warpgroup_kernel(backend, gpu);  // a backend the GPU cannot run is an error, decode included
+  gpu.require_tensor(a.dtype);  // fused kernels need tensor cores for this type
+  const bool fused_decode = double(a.seq_q) < kDecodeRows && !a.backward && backend != wl::AttentionBackend::efficient;
+  if (fused_decode) {
+    // Flash decoding needs at least one stage of a K and a V tile in shared memory; where it does
+    // not fit (64 KB Turing SMs) PyTorch runs the memory-efficient kernel instead.
+    const double stage_bytes = 2 * kBlockKV * double(a.head_dim) * bytes_per_element(a.dtype);
+    if (stage_bytes <= gpu.shared_bytes_per_block()) return {decode(a, gpu)};
+    wl::AttentionOp efficient = a;
+    efficient.backend = wl::AttentionBackend::efficient;
+    return {prefill(efficient, gpu)};
+  }
   return {prefill(a, gpu)};
 }
 

@@ -7,6 +7,7 @@
 #include "common/dtype.h"
 #include "device/occupancy.h"
 #include "device/pipe.h"
+#include "workloads/op.h"
 
 namespace gpucast::models {
 
@@ -65,6 +66,9 @@ struct PlanOption {
   std::string name;
   std::vector<KernelPlan> kernels;
   double host_us = 0;  // host-side library time per call beyond an ordinary launch (e.g. graph lookups)
+  // Ops the library runs one after another as their own kernels (an unfused composition, e.g.
+  // math attention): each is predicted as that op would be, and their times add to this option's.
+  std::vector<wl::Op> sub_ops;
 };
 
 }  // namespace gpucast::models

@@ -2,6 +2,8 @@
 
 #include <type_traits>
 
+#include "common/errors.h"
+
 #include "models/attention_model.h"
 #include "models/conv_model.h"
 #include "models/elementwise_model.h"
@@ -11,6 +13,16 @@
 
 namespace gpucast::models {
 namespace {
+
+// Collectives need the system they run on: the simulator times them with models/collective_model.h.
+class NoSystemCollectiveModel final : public OpModel {
+ public:
+  std::vector<PlanOption> plan(const wl::Op& op, const device::Device&) const override {
+    throw UnsupportedError(wl::op_name(op) +
+                           " is a collective: it needs a multi-GPU system (--gpus NxGPU, e.g. --gpus 2xh200-sxm, or "
+                           "--system FILE_OR_ID)");
+  }
+};
 
 // The model of each op family, found by the op's type (not its position in the variant): adding a
 // family means one line here, and forgetting it fails to compile.
@@ -24,6 +36,11 @@ const OpModel& model_for() {
   else if constexpr (std::is_same_v<OpT, wl::EmbeddingOp>) { static const EmbeddingModel m; return m; }
   else if constexpr (std::is_same_v<OpT, wl::CopyOp>) { static const CopyModel m; return m; }
   else if constexpr (std::is_same_v<OpT, wl::CustomOp>) { static const CustomModel m; return m; }
+  else if constexpr (std::is_same_v<OpT, wl::CollectiveOp>) { static const NoSystemCollectiveModel m; return m; }
+  else if constexpr (std::is_same_v<OpT, wl::TracedOp>) {
+    // Traced kernels have no plan: the predictor scales their measured time (sim/traced_timing.h).
+    throw UnsupportedError("a traced op has no kernel plan: it is timed by scaling its measured time");
+  }
   else static_assert(!sizeof(OpT), "every op family needs a model: add it to model_for");
 }
 

@@ -12,7 +12,9 @@ double last_pow2(double v) { return std::pow(2.0, std::floor(std::log2(std::max(
 double next_pow2(double v) { return std::pow(2.0, std::ceil(std::log2(std::max(1.0, v)))); }
 
 // A block-wide reduction: warp shuffles, shared memory and two barriers (cycles).
-double block_reduce_cycles(double threads) { return 150 + 8 * (threads / 32) + 5 * 25; }
+double block_reduce_cycles(double threads, const device::Device& gpu) {
+  return 150 + 8 * (threads / gpu.warp_size()) + 5 * 25;
+}
 // A warp-wide butterfly reduction (cycles).
 constexpr double kWarpReduceCycles = 5 * 25;
 // PyTorch's softmax kernels compute an accurate exp twice per element (once for the sum, once for
@@ -84,7 +86,7 @@ PlanOption reduce_plan(const wl::RowOp& r, const device::Device& gpu) {
   // iteration's load issues (in-order issue, no unrolling): one DRAM round trip per value.
   k.dram_rounds = values_per_thread;
   k.bytes_in_flight = threads * vec * e;
-  k.fixed_cycles = block_reduce_cycles(threads) + (ctas_per_output > 1 ? 1500 : 0);
+  k.fixed_cycles = block_reduce_cycles(threads, gpu) + (ctas_per_output > 1 ? 1500 : 0);
   PlanOption option{k.name, {}, 0};
   if (ctas_per_output > 1) option.kernels.push_back(memset_kernel(gpu));
   option.kernels.push_back(k);
@@ -107,7 +109,7 @@ PlanOption softmax_plan(const wl::RowOp& r, const device::Device& gpu) {
     k.name = "softmax_warp_forward";
     k.blocks = std::ceil(rows / rows_per_block);
     k.threads = 128;
-    k.registers = static_cast<int>(std::min(255.0, 24 + 1.5 * rows_per_warp * padded / 32));
+    k.registers = static_cast<int>(std::min(255.0, 24 + 1.5 * rows_per_warp * padded / gpu.warp_size()));
     const double elements = rows_per_block * padded;
     k.simt_instructions = kWarpSoftmaxInstructionsPerElement * rows_per_block * cols;
     k.sfu_ops = elements;
@@ -116,7 +118,7 @@ PlanOption softmax_plan(const wl::RowOp& r, const device::Device& gpu) {
     k.fixed_cycles = 2 * kWarpReduceCycles + 100;
   } else {
     // Block softmax, one block per row (SoftMax.cu): threads = min(cols, 1024) rounded to warps.
-    const double threads = std::ceil(std::min(cols, 1024.0) / 32) * 32;
+    const double threads = std::ceil(std::min(cols, 1024.0) / gpu.warp_size()) * gpu.warp_size();
     const double ilp = 16 / e;
     const double per_thread = std::ceil(cols / threads);
     const double loads_per_thread = std::ceil(cols / (threads * ilp));
@@ -125,7 +127,7 @@ PlanOption softmax_plan(const wl::RowOp& r, const device::Device& gpu) {
     k.registers = 40;
     k.simt_instructions = kSoftmaxInstructionsPerElement * cols;
     k.sfu_ops = 2 * cols;
-    const double two_reductions = 2 * block_reduce_cycles(threads);
+    const double two_reductions = 2 * block_reduce_cycles(threads, gpu);
     k.bytes_in_flight = threads * std::min(per_thread, ilp) * e;
     if (per_thread < 10) {
       k.name = "cunn_SoftMaxForwardReg";  // the row stays in registers: one read, one write
@@ -190,7 +192,7 @@ PlanOption norm_plan(const wl::RowOp& r, const device::Device& gpu) {
     k.l2_rounds = 0;
   }
   k.bytes_in_flight = threads * 4 * e;  // one 4-element vector per thread
-  k.fixed_cycles = 2 * block_reduce_cycles(threads) + iterations * 4 * chain_per_element;
+  k.fixed_cycles = 2 * block_reduce_cycles(threads, gpu) + iterations * 4 * chain_per_element;
   return PlanOption{k.name, {k}, 0};
 }
 

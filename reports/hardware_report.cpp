@@ -1,6 +1,7 @@
 #include "reports/hardware_report.h"
 
 #include "hardware/key_schema.h"
+#include "hardware/source_kind.h"
 #include "reports/prediction_charts.h"
 #include "reports/units.h"
 #include "reports/vega.h"
@@ -44,6 +45,7 @@ std::string bf16_cell(const hw::GpuSpec& gpu) {
 
 Table hardware_list_table(const std::vector<hw::GpuSpec>& gpus) {
   Table table({{"id"},
+               {"vendor"},
                {"architecture"},
                {"SMs", Align::right},
                {"memory", Align::right},
@@ -52,7 +54,7 @@ Table hardware_list_table(const std::vector<hw::GpuSpec>& gpus) {
                {"TDP", Align::right},
                {"price", Align::right}});
   for (const auto& g : gpus) {
-    table.add_row({g.id, g.architecture, std::to_string(g.sm.count), sig3(g.memory.capacity_gb) + " GB " + g.memory.type,
+    table.add_row({g.id, g.vendor, g.architecture, std::to_string(g.sm.count), sig3(g.memory.capacity_gb) + " GB " + g.memory.type,
                    bandwidth(g.memory.bandwidth_gbps), bf16_cell(g), fixed(g.power.tdp_w, 0) + " W",
                    usd(g.price.usd) + (g.price.kind.empty() ? "" : " (" + g.price.kind + ")")});
   }
@@ -65,6 +67,7 @@ Json hardware_list_json(const std::vector<hw::GpuSpec>& gpus) {
     Json row = Json::object();
     row.set("id", g.id);
     row.set("name", g.name);
+    row.set("vendor", g.vendor);
     row.set("architecture", g.architecture);
     row.set("sm_count", g.sm.count);
     row.set("memory_capacity_gb", g.memory.capacity_gb);
@@ -79,18 +82,31 @@ Json hardware_list_json(const std::vector<hw::GpuSpec>& gpus) {
 }
 
 Table hardware_detail_table(const hw::GpuSpec& gpu) {
-  Table table({{"key"}, {"value", Align::right}, {"unit"}, {"from"}});
+  // "kind": whether the figure is a datasheet value, a measurement, an assumption or derived
+  // from others (hardware/source_kind.h), so a reader sees which numbers to trust.
+  Table table({{"key"}, {"value", Align::right}, {"unit"}, {"kind"}, {"from"}});
   for (const auto& def : hw::gpu_keys()) {
-    auto it = gpu.values.find(std::string(def.path));
+    const std::string path(def.path);
+    auto it = gpu.values.find(path);
     if (it == gpu.values.end()) continue;
-    table.add_row({std::string(def.path), scalar_to_string(it->second.value), std::string(def.unit),
+    const auto source = hw::source_of(gpu, path);
+    std::string kind(hw::to_string(source.kind));
+    if (source.kind == hw::SourceKind::unsourced && def.kind == hw::ValueKind::string) kind.clear();
+    // A price read from a public price list is "published", not a datasheet figure.
+    if (path.rfind("price.", 0) == 0 && source.kind == hw::SourceKind::datasheet) kind = "published";
+    table.add_row({path, scalar_to_string(it->second.value), std::string(def.unit), kind,
                    source_text(it->second.where, gpu.origin)});
   }
   for (size_t i = 0; i < gpu.cloud.size(); ++i) {
     const auto& c = gpu.cloud[i];
     table.add_row({"cloud[" + std::to_string(i) + "]",
                    c.provider + " " + c.instance + " x" + std::to_string(c.gpus) + " " + usd(c.usd_per_hour) + "/h",
-                   "USD/h", c.date});
+                   "USD/h",
+                   c.source.empty() ? "unsourced"
+                   : hw::classify_source(c.source) == hw::SourceKind::datasheet
+                       ? "published"
+                       : std::string(hw::to_string(hw::classify_source(c.source))),
+                   c.date});
   }
   return table;
 }
@@ -120,6 +136,11 @@ Json hardware_to_json(const hw::GpuSpec& gpu) {
   Json sources = Json::object();
   for (const auto& [k, v] : gpu.sources) sources.set(k, v);
   root.set("sources", std::move(sources));
+  Json kinds = Json::object();
+  for (const auto& def : hw::gpu_keys())
+    if (gpu.values.count(std::string(def.path)))
+      kinds.set(std::string(def.path), std::string(hw::to_string(hw::source_of(gpu, std::string(def.path)).kind)));
+  root.set("source_kinds", std::move(kinds));
   return root;
 }
 
@@ -128,13 +149,13 @@ Report hardware_list_report(const std::vector<hw::GpuSpec>& gpus) {
   Report r;
   r.title = "GPU catalog: " + std::to_string(gpus.size()) + " GPUs";
   r.sections.push_back({"", "", hardware_list_table(gpus)});
-  Table csv({{"id"}, {"name"}, {"architecture"}, {"sm_count"}, {"memory_capacity_gb"}, {"memory_type"},
+  Table csv({{"id"}, {"name"}, {"vendor"}, {"architecture"}, {"sm_count"}, {"memory_capacity_gb"}, {"memory_type"},
              {"memory_bandwidth_gbps"}, {"l2_mb"}, {"bf16_tflops"}, {"fp8_tflops"}, {"fp32_tflops"}, {"tdp_w"},
              {"price_usd"}, {"price_kind"}, {"price_date"}});
   Json points = Json::array();
   auto rate = [](const hw::GpuSpec& g, DataType t) { return g.has_tensor(t) ? format_number(g.tensor_tflops(t)) : ""; };
   for (const auto& g : gpus) {
-    csv.add_row({g.id, g.name, g.architecture, std::to_string(g.sm.count), format_number(g.memory.capacity_gb),
+    csv.add_row({g.id, g.name, g.vendor, g.architecture, std::to_string(g.sm.count), format_number(g.memory.capacity_gb),
                  g.memory.type, format_number(g.memory.bandwidth_gbps), format_number(g.cache.l2_mb),
                  rate(g, DataType::bf16), rate(g, DataType::fp8), format_number(g.compute.fp32_tflops),
                  format_number(g.power.tdp_w), format_number(g.price.usd), g.price.kind, g.price.date});

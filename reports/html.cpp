@@ -103,9 +103,27 @@ const char* kDriver = R"js(
     var id = div.getAttribute('data-chart');
     var spec = JSON.parse(document.getElementById('spec-' + id).textContent);
     vegaEmbed(div, spec, { actions: false, renderer: 'svg' }).then(function () {
-      var marks = div.querySelectorAll('svg g.role-mark > path, svg g.role-mark > text, svg g.role-mark > line');
-      div.setAttribute('data-marks', String(marks.length));
-      div.setAttribute('data-rendered', marks.length > 0 ? 'true' : 'empty');
+      // A chart is drawn when every mark layer that holds items shows at least one visible item
+      // (a bar of zero or NaN size, as on a log scale starting at 0, is not drawn).
+      // Bars and areas need both a width and a height; lines, rules and points either.
+      function visible(el, layer) {
+        if (el.tagName === 'text') return el.textContent.trim().length > 0;
+        var d = el.getAttribute('d');
+        if (el.tagName === 'path' && (!d || d.indexOf('NaN') >= 0)) return false;
+        var box = el.getBBox();
+        var filled = /mark-(rect|area|arc)/.test(layer.getAttribute('class') || '');
+        return filled ? box.width > 0.5 && box.height > 0.5 : box.width > 0.5 || box.height > 0.5;
+      }
+      var total = 0, emptyLayers = 0;
+      div.querySelectorAll('svg g.role-mark').forEach(function (layer) {
+        var items = layer.querySelectorAll(':scope > path, :scope > text, :scope > line');
+        if (items.length === 0) return;
+        var shown = Array.prototype.filter.call(items, function (el) { return visible(el, layer); }).length;
+        total += shown;
+        if (shown === 0) emptyLayers += 1;
+      });
+      div.setAttribute('data-marks', String(total));
+      div.setAttribute('data-rendered', total > 0 && emptyLayers === 0 ? 'true' : 'empty');
       done();
     }).catch(function (err) {
       div.setAttribute('data-rendered', 'error');

@@ -4,7 +4,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <sstream>
+
+#include <nlohmann/json.hpp>
 
 namespace gpucast::reports {
 
@@ -97,250 +100,148 @@ std::string format_number(double v, int digits) {
 }
 
 namespace {
-void escape(std::string& out, const std::string& s) {
-  out += '"';
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  out += '"';
+using Library = nlohmann::ordered_json;
+
+// Strings go through the library (escaping, invalid UTF-8 replaced); numbers keep the reports'
+// format (integers exact, others to ten significant digits, as in the CSV): the library's Grisu2
+// prints 4.447969697 as 4.4479696969999996.
+void quote(std::string& out, const std::string& s) {
+  out += Library(s).dump(-1, ' ', false, Library::error_handler_t::replace);
 }
 void newline(std::string& out, int indent, int depth) {
   if (indent < 0) return;
   out += '\n';
   out.append(static_cast<size_t>(indent * depth), ' ');
 }
-}  // namespace
-
-void Json::dump_to(std::string& out, int indent, int depth) const {
-  switch (value_.index()) {
-    case 0: out += "null"; break;
-    case 1: out += std::get<bool>(value_) ? "true" : "false"; break;
-    case 2: out += std::to_string(std::get<std::int64_t>(value_)); break;
-    case 3: out += format_number(std::get<double>(value_), 10); break;
-    case 4: escape(out, std::get<std::string>(value_)); break;
-    case 5: {
-      const auto& a = as_array();
-      out += '[';
-      for (size_t i = 0; i < a.size(); ++i) {
-        if (i) out += ',';
-        newline(out, indent, depth + 1);
-        a[i].dump_to(out, indent, depth + 1);
-      }
-      if (!a.empty()) newline(out, indent, depth);
-      out += ']';
-      break;
+void write(const Json& v, std::string& out, int indent, int depth) {
+  if (v.is_null()) {
+    out += "null";
+  } else if (v.is_bool()) {
+    out += v.as_bool() ? "true" : "false";
+  } else if (v.is_integer()) {
+    out += std::to_string(v.as_integer());
+  } else if (v.is_number()) {
+    out += format_number(v.as_number(), 10);
+  } else if (v.is_string()) {
+    quote(out, v.as_string());
+  } else if (v.is_array()) {
+    const auto& a = v.as_array();
+    out += '[';
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (i) out += ',';
+      newline(out, indent, depth + 1);
+      write(a[i], out, indent, depth + 1);
     }
-    default: {
-      const auto& o = as_object();
-      out += '{';
-      for (size_t i = 0; i < o.size(); ++i) {
-        if (i) out += ',';
-        newline(out, indent, depth + 1);
-        escape(out, o[i].first);
-        out += indent < 0 ? ":" : ": ";
-        o[i].second.dump_to(out, indent, depth + 1);
-      }
-      if (!o.empty()) newline(out, indent, depth);
-      out += '}';
+    if (!a.empty()) newline(out, indent, depth);
+    out += ']';
+  } else {
+    const auto& o = v.as_object();
+    out += '{';
+    for (size_t i = 0; i < o.size(); ++i) {
+      if (i) out += ',';
+      newline(out, indent, depth + 1);
+      quote(out, o[i].first);
+      out += indent < 0 ? ":" : ": ";
+      write(o[i].second, out, indent, depth + 1);
     }
+    if (!o.empty()) newline(out, indent, depth);
+    out += '}';
   }
 }
 
-std::string Json::dump(int indent) const {
-  std::string out;
-  dump_to(out, indent, 0);
-  return out;
-}
-
-namespace {
-class Parser {
+// Builds a Json document from the library's SAX events, keeping key order and telling integers
+// from other numbers; a syntax error becomes an InputError naming the line and column.
+class Builder final : public nlohmann::json_sax<nlohmann::json> {
  public:
-  Parser(const std::string& text, const std::string& origin) : s_(text), origin_(origin) {}
+  Builder(const std::string& text, const std::string& origin) : text_(text), origin_(origin) {}
+  Json result;
 
-  Json parse_document() {
-    skip_ws();
-    Json v = parse_value();
-    skip_ws();
-    if (pos_ != s_.size()) fail("unexpected text after the JSON value");
-    return v;
+  bool null() override { return add(Json()); }
+  bool boolean(bool v) override { return add(Json(v)); }
+  bool number_integer(number_integer_t v) override { return add(Json(static_cast<long long>(v))); }
+  bool number_unsigned(number_unsigned_t v) override {
+    if (v > static_cast<number_unsigned_t>(std::numeric_limits<long long>::max()))
+      return add(Json(static_cast<double>(v)));
+    return add(Json(static_cast<long long>(v)));
   }
-
- private:
-  const std::string& s_;
-  const std::string& origin_;
-  size_t pos_ = 0;
-
-  [[noreturn]] void fail(const std::string& what) const {
+  bool number_float(number_float_t v, const string_t&) override { return add(Json(static_cast<double>(v))); }
+  bool string(string_t& v) override { return add(Json(v)); }
+  bool binary(binary_t&) override { return add(Json()); }
+  bool start_object(std::size_t) override {
+    stack_.push_back({Json::object(), {}});
+    return true;
+  }
+  bool key(string_t& k) override {
+    stack_.back().key = k;
+    return true;
+  }
+  bool end_object() override { return close(); }
+  bool start_array(std::size_t) override {
+    stack_.push_back({Json::array(), {}});
+    return true;
+  }
+  bool end_array() override { return close(); }
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) override {
+    // `position` counts the bytes read, the offending one included.
+    const size_t end = std::min(position > 0 ? position - 1 : 0, text_.size());
     int line = 1, column = 1;
-    for (size_t i = 0; i < pos_ && i < s_.size(); ++i) {
-      if (s_[i] == '\n') {
+    for (size_t i = 0; i < end; ++i) {
+      if (text_[i] == '\n') {
         ++line;
         column = 1;
       } else {
         ++column;
       }
     }
+    std::string what = ex.what();
+    // "[json.exception.parse_error.101] parse error at line 2, column 8: syntax error ..." -> "syntax error
+    // ..."
+    if (const auto at = what.find("column "); at != std::string::npos) {
+      if (const auto colon = what.find(": ", at); colon != std::string::npos) what = what.substr(colon + 2);
+    } else if (const auto colon = what.find("] "); colon != std::string::npos) {
+      what = what.substr(colon + 2);
+    }
     throw InputError(SourceLocation{origin_, line, column}, "", "JSON syntax error: " + what);
   }
-  void skip_ws() {
-    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\t' || s_[pos_] == '\r')) ++pos_;
+
+ private:
+  struct Frame {
+    Json value;
+    std::string key;
+  };
+  const std::string& text_;
+  const std::string& origin_;
+  std::vector<Frame> stack_;
+
+  bool add(Json v) {
+    if (stack_.empty()) {
+      result = std::move(v);
+    } else if (stack_.back().value.is_array()) {
+      stack_.back().value.push(std::move(v));
+    } else {
+      stack_.back().value.set(stack_.back().key, std::move(v));
+    }
+    return true;
   }
-  bool consume(const char* word) {
-    size_t n = std::char_traits<char>::length(word);
-    if (s_.compare(pos_, n, word) == 0) {
-      pos_ += n;
-      return true;
-    }
-    return false;
-  }
-  Json parse_value() {
-    if (pos_ >= s_.size()) fail("unexpected end of input");
-    const char c = s_[pos_];
-    if (c == '{') return parse_object();
-    if (c == '[') return parse_array();
-    if (c == '"') return Json(parse_string());
-    if (consume("true")) return Json(true);
-    if (consume("false")) return Json(false);
-    if (consume("null")) return Json();
-    if (consume("NaN")) return Json(std::nan(""));
-    if (c == '-' || (c >= '0' && c <= '9')) return parse_number();
-    fail(std::string("unexpected character '") + c + "'");
-  }
-  Json parse_number() {
-    const size_t start = pos_;
-    bool is_float = false;
-    if (s_[pos_] == '-') ++pos_;
-    while (pos_ < s_.size()) {
-      const char c = s_[pos_];
-      if (c >= '0' && c <= '9') {
-        ++pos_;
-      } else if (c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
-        is_float = true;
-        ++pos_;
-      } else {
-        break;
-      }
-    }
-    const std::string text = s_.substr(start, pos_ - start);
-    char* end = nullptr;
-    if (!is_float) {
-      const long long v = std::strtoll(text.c_str(), &end, 10);
-      if (*end == '\0') return Json(v);
-    }
-    const double d = std::strtod(text.c_str(), &end);
-    if (*end != '\0') fail("malformed number '" + text + "'");
-    return Json(d);
-  }
-  std::string parse_string() {
-    ++pos_;  // opening quote
-    std::string out;
-    while (pos_ < s_.size() && s_[pos_] != '"') {
-      char c = s_[pos_++];
-      if (c != '\\') {
-        out += c;
-        continue;
-      }
-      if (pos_ >= s_.size()) fail("unterminated escape");
-      c = s_[pos_++];
-      switch (c) {
-        case 'n': out += '\n'; break;
-        case 't': out += '\t'; break;
-        case 'r': out += '\r'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'u': {
-          if (pos_ + 4 > s_.size()) fail("short \\u escape");
-          const unsigned code = static_cast<unsigned>(std::stoul(s_.substr(pos_, 4), nullptr, 16));
-          pos_ += 4;
-          if (code < 0x80) {
-            out += static_cast<char>(code);
-          } else if (code < 0x800) {
-            out += static_cast<char>(0xC0 | (code >> 6));
-            out += static_cast<char>(0x80 | (code & 0x3F));
-          } else {
-            out += static_cast<char>(0xE0 | (code >> 12));
-            out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (code & 0x3F));
-          }
-          break;
-        }
-        default: out += c;
-      }
-    }
-    if (pos_ >= s_.size()) fail("unterminated string");
-    ++pos_;
-    return out;
-  }
-  Json parse_array() {
-    ++pos_;
-    Json out = Json::array();
-    skip_ws();
-    if (pos_ < s_.size() && s_[pos_] == ']') {
-      ++pos_;
-      return out;
-    }
-    while (true) {
-      skip_ws();
-      out.push(parse_value());
-      skip_ws();
-      if (pos_ < s_.size() && s_[pos_] == ',') {
-        ++pos_;
-        continue;
-      }
-      if (pos_ < s_.size() && s_[pos_] == ']') {
-        ++pos_;
-        return out;
-      }
-      fail("expected ',' or ']'");
-    }
-  }
-  Json parse_object() {
-    ++pos_;
-    Json out = Json::object();
-    skip_ws();
-    if (pos_ < s_.size() && s_[pos_] == '}') {
-      ++pos_;
-      return out;
-    }
-    while (true) {
-      skip_ws();
-      if (pos_ >= s_.size() || s_[pos_] != '"') fail("expected a quoted key");
-      std::string key = parse_string();
-      skip_ws();
-      if (pos_ >= s_.size() || s_[pos_] != ':') fail("expected ':'");
-      ++pos_;
-      skip_ws();
-      out.set(key, parse_value());
-      skip_ws();
-      if (pos_ < s_.size() && s_[pos_] == ',') {
-        ++pos_;
-        continue;
-      }
-      if (pos_ < s_.size() && s_[pos_] == '}') {
-        ++pos_;
-        return out;
-      }
-      fail("expected ',' or '}'");
-    }
+  bool close() {
+    Json done = std::move(stack_.back().value);
+    stack_.pop_back();
+    return add(std::move(done));
   }
 };
 }  // namespace
 
-Json Json::parse(const std::string& text, const std::string& origin) { return Parser(text, origin).parse_document(); }
+std::string Json::dump(int indent) const {
+  std::string out;
+  write(*this, out, indent, 0);
+  return out;
+}
+
+Json Json::parse(const std::string& text, const std::string& origin) {
+  Builder builder(text, origin);
+  nlohmann::json::sax_parse(text, &builder);
+  return std::move(builder.result);
+}
 
 Json Json::parse_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

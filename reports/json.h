@@ -1,6 +1,7 @@
 #pragma once
-// A small JSON value: ordered objects (stable output), exact integers, and a strict parser for the
-// measurement files calibration and validation read back.
+// A JSON value as the reports build it: ordered objects (stable output) and exact integers. Reading
+// and writing go through nlohmann/json (Debian's nlohmann-json3-dev); this type is the small
+// document the rest of the code builds and reads, so no other file depends on the library.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -70,13 +71,14 @@ class Json {
   std::variant<std::nullptr_t, bool, std::int64_t, double, std::string, std::shared_ptr<Array>,
                std::shared_ptr<Object>>
       value_;
-  void dump_to(std::string& out, int indent, int depth) const;
   Array& mutable_array();
   Object& mutable_object();
 };
 
 // A number, or null when absent (optional fields of the documented schemas).
-[[nodiscard]] inline Json number_or_null(const std::optional<double>& v) { return v ? Json(*v) : Json(); }
+[[nodiscard]] inline Json number_or_null(const std::optional<double>& v) {
+  return v ? Json(*v) : Json();
+}
 
 // Formats a double for JSON/CSV: finite, shortest round-trip-ish with up to `digits` significant digits.
 [[nodiscard]] std::string format_number(double v, int digits = 6);

@@ -1,5 +1,7 @@
 #include "reports/prediction_charts.h"
 
+#include "sim/time_attribution.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -167,34 +169,33 @@ Chart roofline_chart(const hw::GpuSpec& gpu, const sim::Prediction* p, const std
 }
 
 Chart time_by_op_chart(const sim::Prediction& p, const std::string& id) {
+  const auto shares = sim::attribute_time(p);
   std::map<std::pair<std::string, std::string>, double> sums;
-  for (const auto& k : p.kernels) sums[{k.op, std::string(sim::bound_name(k.timing->bound))}] += k.timing->duration_us;
+  for (size_t i = 0; i < p.kernels.size(); ++i)
+    sums[{p.kernels[i].op, std::string(sim::bound_name(p.kernels[i].timing->bound))}] += shares.kernel_us[i];
+  if (shares.idle_us > 0) sums[{sim::kIdleCategory, sim::kIdleCategory}] += shares.idle_us;
   Json rows = Json::array();
   for (const auto& [key, us] : sums)
     rows.push(obj({{"op", key.first}, {"bound", key.second}, {"time_us", us}, {"time", duration(us)}}));
-  Json s = vega::spec("time by op family", rows, 640, std::max<int>(120, 28 * int(p.time_by_op().size())));
+  Json s = vega::spec("time by op family", rows, 640, std::max<int>(120, 28 * int(shares.by_op.size())));
   s.set("mark", "bar");
   s.set("encoding", obj({{"y", obj({{"field", "op"}, {"type", "nominal"}, {"title", "op family"}, {"sort", "-x"}})},
                          {"x", obj({{"field", "time_us"}, {"type", "quantitative"}, {"aggregate", "sum"},
-                                    {"title", "kernel time (us, standalone)"}})},
+                                    {"title", "time of the step (us)"}})},
                          {"color", vega::bound_color()},
                          {"tooltip", tooltip({{"op", "op"}, {"bound", "bound"}, {"time", "time"}})}}));
   return Chart{id, "Where the time goes: by op family",
-               "Standalone kernel time summed per op family, split by the bound that limits each kernel.", s};
+               "The step's time per op family (each kernel's span on the timeline, overlapping kernels "
+               "sharing it; host is time the GPU sits idle), split by the bound that limits each kernel. "
+               "The bars add up to the step time.",
+               s};
 }
 
 Chart time_by_bound_chart(const sim::Prediction& p, const std::string& id) {
   Json rows = Json::array();
-  double kernel_total = 0;
-  const auto by_bound = p.time_by_bound();
-  for (const auto& [b, us] : by_bound) kernel_total += us;
-  // Kernel time scaled to the GPU's busy time (overlapping streams), plus the host share.
-  for (const auto& [b, us] : by_bound) {
-    const double share_us = kernel_total > 0 ? us / kernel_total * p.gpu_busy_us : 0;
-    rows.push(obj({{"bound", b}, {"time_us", share_us}, {"share", p.total_us > 0 ? share_us / p.total_us : 0.0}}));
-  }
-  rows.push(obj({{"bound", "host"}, {"time_us", std::max(0.0, p.gpu_idle_us())},
-                 {"share", p.total_us > 0 ? std::max(0.0, p.gpu_idle_us()) / p.total_us : 0.0}}));
+  // The timeline's attribution: the same figures as time_by_bound_us in JSON; they sum to the step.
+  for (const auto& [b, us] : p.time_by_bound())
+    rows.push(obj({{"bound", b}, {"time_us", us}, {"share", p.total_us > 0 ? us / p.total_us : 0.0}}));
   Json s = vega::spec("time by bound", rows, 640, 150);
   s.set("mark", "bar");
   s.set("encoding", obj({{"y", obj({{"field", "bound"}, {"type", "nominal"}, {"title", "bound"}, {"sort", "-x"}})},
@@ -212,6 +213,7 @@ Chart time_by_bound_chart(const sim::Prediction& p, const std::string& id) {
 Chart timeline_chart(const sim::Prediction& p, const std::string& id) {
   Json bars = Json::array();
   Json issues = Json::array();
+  Json host = Json::array();
   const size_t n = std::min(p.kernels.size(), kTimelineKernels);
   for (size_t i = 0; i < n; ++i) {
     const auto& k = p.kernels[i];
@@ -220,6 +222,20 @@ Chart timeline_chart(const sim::Prediction& p, const std::string& id) {
                    {"shape", k.shape}, {"start", s.start_us}, {"end", s.end_us},
                    {"time", duration(s.end_us - s.start_us)}}));
     issues.push(obj({{"lane", "host issues"}, {"kernel", k.name}, {"issue", s.issue_us}}));
+    // The host's work for this kernel, one segment per host category, in category order.
+    double t = k.host_begin_us;
+    for (size_t c = 0; c < wl::kHostCategories; ++c) {
+      const double us = k.host_cost[c];
+      if (us <= 0) continue;
+      host.push(obj({{"lane", "host"}, {"kernel", k.name}, {"category", std::string(wl::host_category_name(wl::HostCategory(c)))},
+                     {"start", t}, {"end", t + us}, {"time", duration(us)}}));
+      t += us;
+    }
+    // A gap before the next kernel's host work is the host waiting in a synchronization.
+    if (i + 1 < n && p.kernels[i + 1].host_begin_us > s.issue_us + 1e-9)
+      host.push(obj({{"lane", "host"}, {"kernel", k.name}, {"category", "sync wait"}, {"start", s.issue_us},
+                     {"end", p.kernels[i + 1].host_begin_us},
+                     {"time", duration(p.kernels[i + 1].host_begin_us - s.issue_us)}}));
   }
   const Json x_title = Json("time (us)");
   Json layers = Json::array();
@@ -231,6 +247,17 @@ Chart timeline_chart(const sim::Prediction& p, const std::string& id) {
                                      {"color", obj({{"field", "op"}, {"type", "nominal"}, {"title", "op family"}})},
                                      {"tooltip", tooltip({{"kernel", "kernel"}, {"op", "op"}, {"shape", "shape"},
                                                           {"start", "start (us)"}, {"time", "time"}})}})}}));
+  if (p.launch == wl::LaunchMode::eager && host.size() > 0)
+    layers.push(obj({{"data", obj({{"values", host}})},
+                     {"mark", obj({{"type", "bar"}, {"height", 18}})},
+                     {"encoding", obj({{"x", obj({{"field", "start"}, {"type", "quantitative"}, {"title", x_title}})},
+                                       {"x2", obj({{"field", "end"}})},
+                                       {"y", obj({{"field", "lane"}, {"type", "nominal"}, {"title", nullptr}})},
+                                       {"color", obj({{"field", "category"}, {"type", "nominal"},
+                                                      {"title", "host category"},
+                                                      {"scale", obj({{"scheme", "tableau20"}})}})},
+                                       {"tooltip", tooltip({{"kernel", "for kernel"}, {"category", "host category"},
+                                                            {"start", "start (us)"}, {"time", "time"}})}})}}));
   if (p.launch == wl::LaunchMode::eager)
     layers.push(obj({{"data", obj({{"values", issues}})},
                      {"mark", obj({{"type", "tick"}, {"color", "#555"}, {"thickness", 1}})},
@@ -239,12 +266,14 @@ Chart timeline_chart(const sim::Prediction& p, const std::string& id) {
                                        {"tooltip", tooltip({{"kernel", "kernel"}, {"issue", "issued at (us)"}})}})}}));
   int lanes = 1;
   for (size_t i = 0; i < n; ++i) lanes = std::max(lanes, p.kernels[i].stream + 1);
-  Json s = vega::spec("timeline", Json::array(), 760, 40 * (lanes + 1) + 20);
+  Json s = vega::spec("timeline", Json::array(), 760, 40 * (lanes + 2) + 20);
   s.set("layer", layers);
+  s.set("resolve", obj({{"scale", obj({{"color", "independent"}})}}));
   std::string caption = "Kernels on each stream over time (hover for names); gaps are time the GPU waited. ";
   caption += p.launch == wl::LaunchMode::eager
-                 ? "The top lane marks when the host issued each kernel: when it runs behind the GPU, "
-                   "the gaps are host launch overhead."
+                 ? "The host lane shows the CPU's work per host category (Python module calls, aten dispatch, "
+                   "autograd, launches, library setup, optimizer, syncs) and the ticks when it launched each "
+                   "kernel: when the host runs behind the GPU, the GPU's gaps are host time."
                  : "Launched as one CUDA graph: the host issues the whole step at once.";
   if (p.kernels.size() > n)
     caption += " Showing the first " + std::to_string(n) + " of " + std::to_string(p.kernels.size()) + " kernels.";

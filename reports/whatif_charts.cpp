@@ -43,7 +43,7 @@ std::vector<Chart> compare_charts(const std::vector<models::cost::ComparisonRow>
   }
   const int height = std::max(120, 26 * int(rows.size()));
   const Json gpu_axis = obj({{"field", "gpu"}, {"type", "nominal"}, {"title", nullptr},
-                             {"sort", obj({{"field", "rank"}})}});
+                             {"sort", obj({{"field", "rank"}, {"op", "min"}})}});  // rank order, however many rows a GPU has
   std::vector<Chart> charts;
 
   Json t = vega::spec("time per step", time_rows, 600, height);

@@ -5,27 +5,13 @@
 #include <cstddef>
 #include <cstring>
 #include <functional>
+#include <string>
 #include <tuple>
 
 #include "workloads/op.h"
 
 namespace gpucast::sim {
 namespace detail {
-
-inline auto fields(const wl::GemmOp& o) { return std::tie(o.m, o.n, o.k, o.batch, o.dtype, o.out_dtype); }
-inline auto fields(const wl::AttentionOp& o) {
-  return std::tie(o.batch, o.heads, o.kv_heads, o.seq_q, o.seq_kv, o.head_dim, o.causal, o.dtype, o.backward);
-}
-inline auto fields(const wl::Conv2dOp& o) {
-  return std::tie(o.n, o.c, o.h, o.w, o.k, o.r, o.s, o.stride, o.pad, o.dtype);
-}
-inline auto fields(const wl::ElementwiseOp& o) {
-  return std::tie(o.elements, o.dtype, o.out_dtype, o.inputs, o.outputs, o.flops_per_element, o.contiguous);
-}
-inline auto fields(const wl::RowOp& o) { return std::tie(o.kind, o.rows, o.cols, o.dtype); }
-inline auto fields(const wl::EmbeddingOp& o) { return std::tie(o.vocab, o.dim, o.tokens, o.dtype); }
-inline auto fields(const wl::CopyOp& o) { return std::tie(o.bytes, o.kind); }
-inline auto fields(const wl::CustomOp& o) { return std::tie(o.flops, o.bytes, o.dtype); }
 
 inline std::size_t mix(std::size_t h, std::size_t v) {
   // 64-bit combine (splitmix-style), so that shapes differing in one field spread well.
@@ -36,6 +22,8 @@ template <typename T>
 std::size_t hash_one(const T& v) {
   if constexpr (std::is_enum_v<T>) {
     return static_cast<std::size_t>(v);
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    return std::hash<std::string>{}(v);
   } else if constexpr (std::is_same_v<T, double>) {
     std::uint64_t bits = 0;
     const double x = v == 0 ? 0.0 : v;  // -0 and +0 are equal
@@ -53,7 +41,7 @@ struct OpHash {
     return std::visit(
         [&](const auto& o) {
           std::size_t h = op.index();
-          std::apply([&](const auto&... f) { ((h = detail::mix(h, detail::hash_one(f))), ...); }, detail::fields(o));
+          std::apply([&](const auto&... f) { ((h = detail::mix(h, detail::hash_one(f))), ...); }, o.fields());
           return h;
         },
         op);
@@ -66,7 +54,7 @@ struct OpEqual {
     return std::visit(
         [&](const auto& x) {
           using T = std::decay_t<decltype(x)>;
-          return detail::fields(x) == detail::fields(std::get<T>(b));
+          return x.fields() == std::get<T>(b).fields();
         },
         a);
   }

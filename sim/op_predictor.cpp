@@ -4,23 +4,15 @@
 #include <limits>
 
 #include "models/op_model.h"
+#include "sim/collective_timing.h"
+#include "sim/traced_timing.h"
 #include "workloads/op_params.h"
 
 namespace gpucast::sim {
 
-std::string op_key(const wl::Op& op) {
-  std::string key = wl::op_name(op);
-  for (const auto& [name, value] : wl::op_params(op)) {
-    key += ';' + name + '=';
-    if (auto* i = std::get_if<std::int64_t>(&value)) key += std::to_string(*i);
-    else if (auto* d = std::get_if<double>(&value)) key += std::to_string(*d);
-    else if (auto* b = std::get_if<bool>(&value)) key += *b ? "1" : "0";
-    else key += std::get<std::string>(value);
-  }
-  return key;
-}
-
 OpPredictor::OpPredictor(device::Device gpu) : gpu_(std::move(gpu)) {}
+
+OpPredictor::OpPredictor(const hw::SystemSpec& system) : gpu_(system.gpu), system_(system) {}
 
 const OpTiming& OpPredictor::predict(const wl::Op& op) {
   auto it = cache_.find(op);
@@ -28,16 +20,6 @@ const OpTiming& OpPredictor::predict(const wl::Op& op) {
   return cache_.emplace(op, compute(op)).first->second;
 }
 
-namespace {
-bool is_library_op(const wl::Op& op) {
-  if (std::holds_alternative<wl::GemmOp>(op) || std::holds_alternative<wl::AttentionOp>(op) ||
-      std::holds_alternative<wl::Conv2dOp>(op) || std::holds_alternative<wl::EmbeddingOp>(op))
-    return true;
-  if (const auto* r = std::get_if<wl::RowOp>(&op))
-    return r->kind == wl::RowOpKind::layernorm || r->kind == wl::RowOpKind::rmsnorm;
-  return false;
-}
-}  // namespace
 
 OpTiming OpPredictor::time_option(const models::PlanOption& option) const {
   const auto& launch = gpu_.launch();
@@ -50,7 +32,16 @@ OpTiming OpPredictor::time_option(const models::PlanOption& option) const {
     t.dram_bytes += t.kernels.back().dram_bytes;
     reads = reads || k.reads_dram;
   }
-  t.overhead_us = launch.standalone_overhead_us(static_cast<int>(option.kernels.size()), reads);
+  int kernels = static_cast<int>(option.kernels.size());
+  for (const auto& sub : option.sub_ops) {
+    const OpTiming s = compute(sub);
+    for (const auto& k : s.kernels) t.kernels.push_back(k);
+    t.exec_us += s.exec_us;
+    t.dram_bytes += s.dram_bytes;
+    kernels += static_cast<int>(s.kernels.size());
+    reads = true;
+  }
+  t.overhead_us = launch.standalone_overhead_us(kernels, reads);
   t.host_us = option.host_us;
   t.overhead_us += launch.exposed_host_us(option.host_us);
   t.duration_us = t.overhead_us + t.exec_us;
@@ -59,10 +50,9 @@ OpTiming OpPredictor::time_option(const models::PlanOption& option) const {
 
 void OpPredictor::finish(OpTiming& t, const wl::Op& op) const {
   t.flops = wl::op_flops(op);
-  // In eager mode a library op costs the host more than a pointwise one (dispatch layers, library
-  // heuristics and descriptors). It does not delay a standalone op behind do_bench's flush, so it
-  // enters only the timeline's host time; an option's own host work already includes it.
-  if (is_library_op(op)) t.host_us = std::max(t.host_us, gpu_.launch().host_library_us);
+  // A library op's framework and library host time (the host description's library.call_us) does
+  // not delay a standalone op behind do_bench's flush; the host timeline charges it
+  // (sim/host_timeline.cpp), with t.host_us as the op model's own floor.
   // The op's bound: launch when overheads outweigh the kernels, else the longest kernel's.
   if (t.overhead_us >= t.exec_us || t.kernels.empty()) {
     t.bound = Bound::launch;
@@ -75,6 +65,10 @@ void OpPredictor::finish(OpTiming& t, const wl::Op& op) const {
 
 std::vector<OpTiming> OpPredictor::rank_options(const wl::Op& op) const {
   std::vector<OpTiming> ranked;
+  if (const auto* c = std::get_if<wl::CollectiveOp>(&op); c && system_) {
+    ranked.push_back(time_collective(*c, *system_, gpu_));
+    return ranked;
+  }
   for (const auto& option : models::plan_op(op, gpu_)) {
     ranked.push_back(time_option(option));
     finish(ranked.back(), op);
@@ -85,6 +79,7 @@ std::vector<OpTiming> OpPredictor::rank_options(const wl::Op& op) const {
 }
 
 OpTiming OpPredictor::compute(const wl::Op& op) const {
+  if (const auto* traced = std::get_if<wl::TracedOp>(&op)) return traced_timing(*traced, gpu_);
   auto ranked = rank_options(op);
   return std::move(ranked.front());
 }

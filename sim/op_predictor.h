@@ -2,11 +2,13 @@
 // Predicts one op running alone with do_bench semantics: CUDA events around the op, launches
 // queued behind the L2 flush. Times every option the op model offers and keeps the fastest; the
 // same ranked list is what `explain` shows, so the two cannot disagree.
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "device/device.h"
+#include "hardware/system_spec.h"
 #include "models/kernel_plan.h"
 #include "sim/kernel_timer.h"
 #include "sim/op_cache_key.h"
@@ -29,6 +31,9 @@ struct OpTiming {
 class OpPredictor {
  public:
   explicit OpPredictor(device::Device gpu);
+  // With a system, collectives are timed by the collective model; without one they are an error.
+  explicit OpPredictor(const hw::SystemSpec& system);
+  [[nodiscard]] const hw::SystemSpec* system() const { return system_ ? &*system_ : nullptr; }
   [[nodiscard]] const device::Device& device() const { return gpu_; }
   // Cached by the op's parameters: identical ops in a workload are timed once.
   [[nodiscard]] const OpTiming& predict(const wl::Op& op);
@@ -42,9 +47,7 @@ class OpPredictor {
   void finish(OpTiming& t, const wl::Op& op) const;
   device::Device gpu_;
   std::unordered_map<wl::Op, OpTiming, OpHash, OpEqual> cache_;
+  std::optional<hw::SystemSpec> system_;
 };
-
-// A key that is equal for ops with equal parameters.
-[[nodiscard]] std::string op_key(const wl::Op& op);
 
 }  // namespace gpucast::sim

@@ -5,7 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "hardware/host_spec.h"
+#include "sim/host_timeline.h"
 #include "sim/op_predictor.h"
+#include "sim/speed_of_light.h"
 #include "sim/timeline.h"
 #include "workloads/workload.h"
 
@@ -18,34 +21,57 @@ struct KernelPrediction {
   int stream = 0;
   const OpTiming* timing = nullptr;  // standalone prediction (owned by the Simulator's cache)
   ScheduledKernel scheduled;
+  std::string sol_pipe;  // the pipe its speed of light is measured against (sim/speed_of_light.h)
+  Microseconds host_begin_us = 0;  // when the host starts this kernel's host work
+  HostSplit host_cost{};           // its host time per category
 };
 
 struct Prediction {
   std::string gpu;
+  std::string system;  // empty for a single GPU
   std::string workload;
   wl::LaunchMode launch = wl::LaunchMode::eager;
   Microseconds total_us = 0;
   Microseconds gpu_busy_us = 0;
-  Microseconds host_us = 0;
+  Microseconds host_us = 0;        // when the host has issued (and synchronized) everything
+  std::string host;                // host description id
+  Microseconds host_busy_us = 0;   // host working: framework, launches, delays
+  Microseconds host_stall_us = 0;  // host waiting in synchronizations
+  Microseconds host_delay_us = 0;  // explicit host delays (part of host_busy_us)
+  int syncs = 0;
+  HostSplit host_by_category{};
+  Microseconds host_sync_wait_us = 0;  // host waiting for the GPU at sync points (replayed traces)
   std::vector<KernelPrediction> kernels;
   double flops = 0;       // useful FLOPs of all kernels
   double dram_bytes = 0;  // predicted DRAM traffic of all kernels
   [[nodiscard]] Microseconds gpu_idle_us() const { return total_us - gpu_busy_us; }
-  // Standalone kernel time summed per op family and per bound, microseconds.
+  // The host needs longer to issue the work than the GPU to run it: a faster GPU would not help.
+  [[nodiscard]] bool host_bound() const { return host_busy_us > gpu_busy_us; }
+  // The step's time split per op family and per bound, microseconds, summing to total_us: each
+  // kernel's scheduled span (overlaps split) plus "host" for GPU idle (sim/time_attribution.h).
   [[nodiscard]] std::map<std::string, Microseconds> time_by_op() const;
   [[nodiscard]] std::map<std::string, Microseconds> time_by_bound() const;
 };
 
 class Simulator {
  public:
+  // Without a host description the host is priced from the device's eager launch costs
+  // (sim::host_from_launch: the flat per-kernel charge).
   explicit Simulator(device::Device gpu);
+  // One rank of a multi-GPU system: the workload is that rank's work; collectives are timed on the
+  // system's fabric.
+  explicit Simulator(const hw::SystemSpec& system);
+  [[nodiscard]] const hw::SystemSpec* system() const { return predictor_.system(); }
+  Simulator(device::Device gpu, hw::HostSpec host);
   [[nodiscard]] const device::Device& device() const { return predictor_.device(); }
+  [[nodiscard]] const hw::HostSpec& host() const { return host_; }
   // The Prediction points into this simulator's cache: keep the simulator alive while using it.
   [[nodiscard]] Prediction predict(const wl::Workload& w);
   [[nodiscard]] const OpTiming& predict_op(const wl::Op& op) { return predictor_.predict(op); }
 
  private:
   OpPredictor predictor_;
+  hw::HostSpec host_;
 };
 
 }  // namespace gpucast::sim

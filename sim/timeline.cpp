@@ -5,6 +5,9 @@
 #include <limits>
 #include <queue>
 
+#include "common/errors.h"
+#include "sim/host_issue.h"
+
 namespace gpucast::sim {
 namespace {
 
@@ -27,19 +30,18 @@ struct Active {
 }  // namespace
 
 Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops, device::BytesPerUs dram,
-                  const device::LaunchCosts& costs) {
+                  const device::LaunchCosts& costs, const std::vector<Microseconds>* issue_us) {
   const size_t n = w.size();
   Timeline out;
   out.kernels.resize(n);
   const bool graph = w.launch() == wl::LaunchMode::graph;
 
-  // Host issue times: eager issues one op after another; one graph replay issues them all.
-  Microseconds host = 0;
-  for (size_t i = 0; i < n; ++i) {
-    if (!graph) host += costs.host_eager_us + ops[i]->host_us;
-    out.kernels[i].issue_us = graph ? costs.graph_replay_us : host;
-  }
-  out.host_us = graph ? costs.graph_replay_us : host;
+  // Host issue times: eager issues one op after another; one graph replay issues them all; a
+  // replayed trace issues up to its next sync point, then resumes when the GPU has caught up.
+  HostIssuer host(w, ops, costs, issue_us);
+  std::vector<bool> issued(n, false), completed(n, false);
+  size_t done_prefix = 0;  // kernels [0, done_prefix) have all finished
+  Microseconds done_prefix_us = 0;
 
   // Successors in one array (kernel p's are succ_list[succ_offsets[p] .. succ_offsets[p + 1]), in
   // workload order), counting first so that a million kernels cost two allocations, not a million.
@@ -60,8 +62,27 @@ Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops
   auto successors = [&](size_t k) { return wl::IndexSpan(succ_list.data() + succ_offsets[k], succ_list.data() + succ_offsets[k + 1]); };
 
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events;
-  for (size_t i = 0; i < n; ++i)
-    if (waiting[i] == 0) events.push({out.kernels[i].issue_us, EventKind::startable, i});
+  auto issue_ready = [&](Microseconds now_us) {
+    const auto [from, to] = host.issue(done_prefix_us);
+    for (size_t i = from; i < to; ++i) {
+      out.kernels[i].issue_us = host.issue_us(i);
+      issued[i] = true;
+      if (waiting[i] == 0) events.push({std::max(now_us, out.kernels[i].issue_us), EventKind::startable, i});
+    }
+  };
+  issue_ready(0);
+  // A kernel finished: release its successors, and the host when it waits at a sync point.
+  auto complete = [&](size_t k, Microseconds now_us) {
+    out.kernels[k].end_us = now_us;
+    completed[k] = true;
+    for (size_t s : successors(k)) {
+      deps_done[s] = std::max(deps_done[s], now_us);
+      if (--waiting[s] == 0 && issued[s]) events.push({std::max(now_us, out.kernels[s].issue_us), EventKind::startable, s});
+    }
+    while (done_prefix < n && completed[done_prefix]) ++done_prefix;
+    done_prefix_us = std::max(done_prefix_us, now_us);
+    if (host.blocked_on_sync() && done_prefix >= host.next()) issue_ready(now_us);
+  };
 
   std::vector<Active> active;
   Microseconds now = 0;
@@ -95,11 +116,7 @@ Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops
     if (!take_event) {
       const size_t k = active[done_index].kernel;
       active.erase(active.begin() + static_cast<long>(done_index));
-      out.kernels[k].end_us = now;
-      for (size_t s : successors(k)) {
-        deps_done[s] = std::max(deps_done[s], now);
-        if (--waiting[s] == 0) events.push({std::max(now, out.kernels[s].issue_us), EventKind::startable, s});
-      }
+      complete(k, now);
       continue;
     }
     const Event e = events.top();
@@ -122,16 +139,16 @@ Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops
       for (const auto& kt : op.kernels) sm_share = std::max(sm_share, std::min(1.0, kt.waves));
       const double dram_share = op.exec_us > 0 ? op.dram_bytes / op.exec_us / dram : 0;
       if (op.exec_us <= 0) {
-        out.kernels[k].end_us = now;
-        for (size_t s : successors(k)) {
-          deps_done[s] = std::max(deps_done[s], now);
-          if (--waiting[s] == 0) events.push({std::max(now, out.kernels[s].issue_us), EventKind::startable, s});
-        }
+        complete(k, now);
       } else {
         active.push_back({k, op.exec_us, sm_share, std::min(1.0, dram_share)});
       }
     }
   }
+  if (host.next() < n)
+    throw InputError(w.kernels()[host.next()].where, "host_sync_at_us",
+                     "kernel '" + w.kernels()[host.next()].name +
+                         "': the host waits here for earlier kernels that depend on later ones (the replay cannot proceed)");
   // Busy time: the union of the kernels' [start, end] intervals.
   std::vector<std::pair<Microseconds, Microseconds>> spans;
   spans.reserve(n);
@@ -139,6 +156,9 @@ Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops
     out.total_us = std::max(out.total_us, s.end_us);
     spans.emplace_back(s.start_us, s.end_us);
   }
+  out.host_us = host.host_end_us();
+  out.host_sync_wait_us = host.sync_wait_us();
+  if (w.host_tail_us()) out.total_us = std::max(out.total_us, out.host_us);
   if (!std::is_sorted(spans.begin(), spans.end())) std::sort(spans.begin(), spans.end());  // one stream: in order
   Microseconds covered_until = 0;
   for (const auto& [begin, end] : spans) {

@@ -304,3 +304,24 @@ SCENARIO("outputs to special files are written in place, links are followed") {
     CHECK(fs::file_size(target) > 3);
   }
 }
+
+SCENARIO("host and system values are range-checked like GPU values") {
+  WHEN("a host launch cost of 1e308 us is set") {
+    const auto r = run_failing({"predict", "--gpu", "h100-sxm", "--model", "gpt2", "--set", "host.cuda.launch_us=1e308"});
+    CHECK(r.err.find("'host.cuda.launch_us'") != std::string::npos);
+    CHECK(r.err.find("out of range") != std::string::npos);
+  }
+  WHEN("a system's fabric bandwidth is set to inf") {
+    const auto r = run_failing(
+        {"predict", "--gpus", "8xh100-sxm", "--model", "llama-3-8b", "--tp", "8", "--set", "fabric.bandwidth_gbps=inf"});
+    CHECK(r.err.find("'fabric.bandwidth_gbps'") != std::string::npos);
+  }
+}
+
+SCENARIO("a trace must be a regular file") {
+  WHEN("/dev/zero is given as the trace") {
+    const auto r = run_failing({"predict", "--gpu", "h100-sxm", "--trace", "/dev/zero"});
+    CHECK(r.err.find("/dev/zero") != std::string::npos);
+    CHECK(r.err.find("not a regular file") != std::string::npos);
+  }
+}

@@ -30,6 +30,7 @@ const std::vector<Example>& examples() {
       {"predict", {"predict", "--gpu", "h100-sxm,rtx-4090", "--workload", kBlock}},
       {"predict", {"predict", "--gpu", "rtx-4090", "--model", "llama-3-8b", "--mode", "decode", "--layers", "2"}},
       {"predict", {"predict", "--gpu", "a100-sxm-80g", "--model", "resnet50", "--mode", "train", "--batch", "32"}},
+      {"predict", {"predict", "--gpu", "h100-sxm", "--trace", "tests/data/traces/linking.json"}},
       {"compare", {"compare", "--gpus", "l4,rtx-4090,h100-sxm", "--model", "llama-2-7b", "--mode", "decode"}},
       {"cost", {"cost", "--desktop-usd", "2200", "--gpu-watts", "350", "--cloud-usd-per-hour", "2.14"}},
       {"cost", {"cost", "--gpu", "h100-sxm", "--workload", kBlock, "--power-limit-w", "500"}},
@@ -68,7 +69,7 @@ SCENARIO("every command's JSON conforms to its documented schema") {
     REQUIRE(r.exit_code == 0);
     const auto doc = reports::Json::parse(r.out, ex.schema + " output");
     const auto violations = test::schema_violations(doc, test::load_schema(ex.schema));
-    for (const auto& v : violations) INFO(v);
+    for (const auto& v : violations) UNSCOPED_INFO(v);
     CHECK(violations.empty());
   }
 }
@@ -84,14 +85,17 @@ SCENARIO("the schema check catches a document that breaks the schema") {
 SCENARIO("every CSV parses into rows of its documented columns") {
   CHECK(header({"predict", "--gpu", "h100-sxm", "--workload", kBlock}) ==
         std::vector<std::string>{"gpu", "workload", "name", "op", "shape", "stream", "start_us", "end_us", "duration_us",
-                                 "bound", "flops", "dram_bytes", "achieved_tflops", "achieved_gbps"});
+                                 "attributed_us", "bound", "flops", "dram_bytes", "achieved_tflops", "achieved_gbps",
+                                 "sol_pipe", "sol_compute_pct", "sol_memory_pct", "sol_bound_pct", "host", "host_begin_us", "issue_us", "host_us"});
   CHECK(header({"sweep", "--gpu", "h100-sxm", "--workload", kBlock, "--vary", "cache.l2_mb=25,50"}) ==
         std::vector<std::string>{"cache.l2_mb", "time_us", "throughput", "throughput_unit", "results_per_s", "fits",
                                  "peak_gb", "bound", "compute_share", "memory_share", "latency_share", "launch_share",
                                  "host_share", "error"});
   CHECK(header({"validate", "--gpu", "h100-sxm", "--offline", "validation/h100-sxm/kernels.json"}) ==
         std::vector<std::string>{"case", "split", "family", "op", "shape", "measured_us", "predicted_us", "error",
-                                 "bound", "predicted_kernel", "measured_kernels"});
+                                 "bound", "predicted_kernel", "measured_kernels", "sol_pipe",
+                                 "measured_sol_compute_pct", "measured_sol_memory_pct", "measured_sol_bound_pct",
+                                 "predicted_sol_bound_pct"});
   CHECK(header({"cost", "--gpu", "rtx-4090"}) == std::vector<std::string>{"option", "usd_per_year", "usd_over_horizon",
                                                                           "usd_per_busy_hour", "usd_per_result",
                                                                           "result", "break_even_days"});

@@ -14,6 +14,13 @@ void KernelSequence::add(const std::string& name, Op op) {
   kernels_.push_back(std::move(k));
 }
 
+std::string KernelSequence::add_on(const std::string& name, Op op, int stream, std::vector<std::string> after) {
+  add(name, std::move(op));
+  kernels_.back().stream = stream;
+  kernels_.back().after = std::move(after);
+  return kernels_.back().name;
+}
+
 void KernelSequence::gemm(const std::string& name, double m, double n, double k, DataType t, double batch) {
   add(name, GemmOp{Count(std::llround(m)), Count(std::llround(n)), Count(std::llround(k)), Count(std::llround(batch)), t, t});
 }

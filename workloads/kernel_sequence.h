@@ -12,6 +12,13 @@ class KernelSequence {
  public:
   void scope(std::string prefix) { prefix_ = std::move(prefix); }
   void add(const std::string& name, Op op);
+  // Adds a kernel on `stream` that waits for the kernels named in `after` (full names); returns
+  // its full name.
+  std::string add_on(const std::string& name, Op op, int stream, std::vector<std::string> after);
+  // The last kernel added also waits for `name`.
+  void depend_last_on(const std::string& name) { kernels_.back().after.push_back(name); }
+  // Full name of the last kernel added ("" when none).
+  [[nodiscard]] std::string last_name() const { return kernels_.empty() ? std::string{} : kernels_.back().name; }
   // Common shapes.
   void gemm(const std::string& name, double m, double n, double k, DataType t, double batch = 1);
   void pointwise(const std::string& name, double elements, DataType t, int inputs = 1, double flops = 1,

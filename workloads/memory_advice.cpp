@@ -2,6 +2,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
+
+#include "common/errors.h"
 
 namespace gpucast::wl {
 namespace {
@@ -10,7 +13,13 @@ std::string gb(double bytes) {
   std::snprintf(buf, sizeof buf, "%.1f GB", bytes / 1e9);
   return buf;
 }
-double peak_of(const ModelConfig& model, const GenerateOptions& o) { return generate(model, o).memory.peak(); }
+double peak_of(const ModelConfig& model, const GenerateOptions& o) {
+  try {
+    return generate(model, o).memory.peak();
+  } catch (const InputError&) {  // a batch the parallel layout cannot split: treat as not fitting
+    return std::numeric_limits<double>::infinity();
+  }
+}
 }  // namespace
 
 FitReport check_fit(const ModelConfig& model, const GenerateOptions& o, const MemoryEstimate& m, double capacity) {

@@ -47,9 +47,20 @@ TransformerConfig bert(const std::string& name, int layers, long d, int heads) {
 
 }  // namespace
 
+TransformerConfig moe(TransformerConfig c, int experts, int top_k, int shared, long expert_ffn, int dense_layers) {
+  c.experts = experts;
+  c.experts_per_token = top_k;
+  c.shared_experts = shared;
+  c.expert_ffn = expert_ffn;
+  c.dense_layers = dense_layers;
+  return c;
+}
+
 std::vector<std::string> preset_names() {
-  return {"gpt2",       "gpt3-175b",  "llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3-8b", "llama-3-70b",
-          "mistral-7b", "bert-base", "bert-large", "resnet50",    "sd15-unet",   "diffusion-policy-unet"};
+  return {"gpt2",         "gpt3-175b",    "llama-2-7b",         "llama-2-13b",   "llama-2-70b",
+          "llama-3-8b",   "llama-3-70b",  "llama-3-405b",       "mistral-7b",    "mixtral-8x7b",
+          "deepseek-v3-style", "qwen3-30b-a3b", "bert-base",    "bert-large",    "resnet50",
+          "sd15-unet",    "diffusion-policy-unet"};
 }
 
 std::string model_name(const ModelConfig& m) {
@@ -69,6 +80,20 @@ std::optional<ModelConfig> preset(const std::string& n) {
   if (n == "llama-3-8b") return llama(n, 32, 4096, 32, 8, 14336, 128256);
   if (n == "llama-3-70b") return llama(n, 80, 8192, 64, 8, 28672, 128256);
   if (n == "mistral-7b") return llama(n, 32, 4096, 32, 8, 14336, 32000);
+  if (n == "llama-3-405b") return llama(n, 126, 16384, 128, 8, 53248, 128256);
+  // Mixtral 8x7B (Mistral AI model card): 8 experts of 14336, top-2, no shared expert.
+  if (n == "mixtral-8x7b") return moe(llama(n, 32, 4096, 32, 8, 14336, 32000), 8, 2, 0, 14336, 0);
+  // DeepSeek-V3 style (DeepSeek-V3 technical report): 61 layers, d 7168, 3 dense layers of 18432,
+  // then 256 routed experts of 2048 (top-8) plus 1 shared, vocab 129280. Multi-head latent attention
+  // is approximated by 56 query / 8 key-value heads of 128 (the same attention width).
+  if (n == "deepseek-v3-style") return moe(llama(n, 61, 7168, 56, 8, 18432, 129280), 256, 8, 1, 2048, 3);
+  // Qwen3-30B-A3B (Qwen model card): 48 layers, d 2048, 32 query / 4 kv heads of 128, 128 experts of
+  // 768, top-8, vocab 151936.
+  if (n == "qwen3-30b-a3b") {
+    auto c = moe(llama(n, 48, 2048, 32, 4, 6144, 151936), 128, 8, 0, 768, 0);
+    c.head_size = 128;
+    return c;
+  }
   if (n == "bert-base") return bert(n, 12, 768, 12);
   if (n == "bert-large") return bert(n, 24, 1024, 16);
   if (n == "resnet50") return ResNetConfig{"resnet50"};
@@ -192,7 +217,8 @@ ModelConfig read_model_file(const std::filesystem::path& path) {
   const std::string name = m.text("name", path.stem().string());
   if (type == "llama" || type == "gpt" || type == "bert") {
     m.allow({"layers", "d_model", "heads", "kv_heads", "ffn", "vocab", "activation", "norm", "positions",
-             "tied_embeddings", "bias", "max_positions"});
+             "tied_embeddings", "bias", "max_positions", "head_dim", "experts", "experts_per_token",
+             "shared_experts", "expert_ffn", "dense_layers"});
     TransformerConfig c;
     c.name = name;
     c.decoder = type != "bert";
@@ -209,7 +235,18 @@ ModelConfig read_model_file(const std::filesystem::path& path) {
     c.tied_embeddings = m.boolean("tied_embeddings", !llama_like);
     c.bias = m.boolean("bias", !llama_like);
     c.max_positions = m.integer("max_positions", 2048);
-    if (c.d_model % c.heads != 0)
+    c.head_size = table->get("head_dim") ? m.integer("head_dim") : 0;
+    if (table->get("experts")) {
+      c.experts = static_cast<int>(m.integer("experts"));
+      c.experts_per_token = static_cast<int>(m.integer("experts_per_token"));
+      c.expert_ffn = m.integer("expert_ffn");
+      c.shared_experts = table->get("shared_experts") ? static_cast<int>(m.integer("shared_experts")) : 0;
+      c.dense_layers = table->get("dense_layers") ? static_cast<int>(m.integer("dense_layers")) : 0;
+      if (c.experts_per_token > c.experts)
+        throw InputError(location_of(*table->get("experts_per_token"), file), "model.experts_per_token",
+                         "more than model.experts");
+    }
+    if (c.head_size == 0 && c.d_model % c.heads != 0)
       throw InputError(SourceLocation{file}, "model.heads", "d_model must be a multiple of heads");
     if (c.heads % c.kv_heads != 0)
       throw InputError(SourceLocation{file}, "model.kv_heads", "heads must be a multiple of kv_heads");
@@ -256,19 +293,35 @@ ModelConfig load_model(const std::string& name_or_file) {
                                              "; give a preset or a model TOML file");
 }
 
+double layer_parameter_count(const TransformerConfig& t, int l) {
+  const double d = double(t.d_model), hd = double(t.head_dim());
+  const double qkv = d * (t.heads + 2.0 * t.kv_heads) * hd;
+  const double out = t.heads * hd * d;
+  const double per_mlp = (t.swiglu ? 3.0 : 2.0) * d;
+  const double mlp = t.moe_layer(l) ? per_mlp * t.expert_ffn * (t.experts + t.shared_experts) + d * t.experts
+                                    : per_mlp * t.ffn;
+  const double norms = (t.rmsnorm ? 1.0 : 2.0) * 2 * d;
+  const double biases = t.bias ? (t.heads + 2.0 * t.kv_heads) * hd + d + t.ffn + d : 0;
+  return qkv + out + mlp + norms + biases;
+}
+
+double active_parameter_count(const TransformerConfig& t) {
+  double p = parameter_count(ModelConfig{t});
+  if (!t.moe()) return p;
+  const double per_expert = (t.swiglu ? 3.0 : 2.0) * double(t.d_model) * t.expert_ffn;
+  const int moe_layers = t.layers - std::min(t.layers, t.dense_layers);
+  return p - moe_layers * per_expert * (t.experts - t.experts_per_token);
+}
+
 double parameter_count(const ModelConfig& model) {
   if (const auto* t = std::get_if<TransformerConfig>(&model)) {
-    const double d = double(t->d_model), hd = double(t->head_dim());
-    const double qkv = d * (t->heads + 2.0 * t->kv_heads) * hd;
-    const double out = t->heads * hd * d;
-    const double mlp = (t->swiglu ? 3.0 : 2.0) * d * t->ffn;
-    const double norms = (t->rmsnorm ? 1.0 : 2.0) * 2 * d;
-    const double biases = t->bias ? (t->heads + 2.0 * t->kv_heads) * hd + d + t->ffn + d : 0;
-    const double layer = qkv + out + mlp + norms + biases;
+    const double d = double(t->d_model);
+    double layers = 0;
+    for (int l = 0; l < t->layers; ++l) layers += layer_parameter_count(*t, l);
     const double embed = double(t->vocab) * d * (t->tied_embeddings ? 1 : 2);
     const double positions = t->rope ? 0 : double(t->max_positions) * d;
     const double final_norm = (t->rmsnorm ? 1.0 : 2.0) * d;
-    return t->layers * layer + embed + positions + final_norm;
+    return layers + embed + positions + final_norm;
   }
   if (const auto* r = std::get_if<ResNetConfig>(&model)) {
     double p = 3 * 64 * 7 * 7 + 2 * 64;

@@ -26,7 +26,18 @@ struct TransformerConfig {
   bool tied_embeddings = false;
   bool bias = false;            // biases on projections (GPT-2, BERT)
   long max_positions = 0;       // learned position table size
-  [[nodiscard]] long head_dim() const { return d_model / heads; }
+  long head_size = 0;           // > 0: head dimension independent of d_model / heads (Qwen3)
+  // Mixture of experts (experts > 0): layers from `dense_layers` on replace the MLP by `experts`
+  // routed experts of width `expert_ffn` (each token to `experts_per_token`) plus `shared_experts`
+  // always-active ones.
+  int experts = 0;
+  int experts_per_token = 0;
+  int shared_experts = 0;
+  long expert_ffn = 0;
+  int dense_layers = 0;
+  [[nodiscard]] long head_dim() const { return head_size > 0 ? head_size : d_model / heads; }
+  [[nodiscard]] bool moe() const { return experts > 0; }
+  [[nodiscard]] bool moe_layer(int l) const { return moe() && l >= dense_layers; }
 };
 
 struct ResNetConfig {
@@ -73,5 +84,9 @@ struct ModelKeyRange {
 
 // Parameters (weights) of the model.
 [[nodiscard]] double parameter_count(const ModelConfig& m);
+// Parameters one token uses (MoE: the routed experts it visits plus the shared ones; else all).
+[[nodiscard]] double active_parameter_count(const TransformerConfig& t);
+// Weights of one transformer layer `l` (attention, MLP or experts, norms, biases).
+[[nodiscard]] double layer_parameter_count(const TransformerConfig& t, int l);
 
 }  // namespace gpucast::wl

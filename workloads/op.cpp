@@ -32,6 +32,17 @@ std::string_view copy_kind_name(CopyKind kind) {
   }
 }
 
+std::string_view attention_backend_name(AttentionBackend b) {
+  switch (b) {
+    case AttentionBackend::flash2: return "flash2";
+    case AttentionBackend::flash3: return "flash3";
+    case AttentionBackend::cudnn: return "cudnn";
+    case AttentionBackend::efficient: return "efficient";
+    case AttentionBackend::math: return "math";
+    default: return "auto";
+  }
+}
+
 std::string_view row_op_name(RowOpKind kind) {
   switch (kind) {
     case RowOpKind::softmax: return "softmax";
@@ -39,6 +50,25 @@ std::string_view row_op_name(RowOpKind kind) {
     case RowOpKind::rmsnorm: return "rmsnorm";
     default: return "reduce";
   }
+}
+
+std::string_view collective_name(CollectiveKind kind) {
+  switch (kind) {
+    case CollectiveKind::all_gather: return "all_gather";
+    case CollectiveKind::reduce_scatter: return "reduce_scatter";
+    case CollectiveKind::all_to_all: return "all_to_all";
+    case CollectiveKind::broadcast: return "broadcast";
+    case CollectiveKind::send: return "send";
+    case CollectiveKind::recv: return "recv";
+    default: return "all_reduce";
+  }
+}
+
+std::optional<CollectiveKind> parse_collective(std::string_view name) {
+  for (auto k : {CollectiveKind::all_reduce, CollectiveKind::all_gather, CollectiveKind::reduce_scatter,
+                 CollectiveKind::all_to_all, CollectiveKind::broadcast, CollectiveKind::send, CollectiveKind::recv})
+    if (collective_name(k) == name) return k;
+  return std::nullopt;
 }
 
 std::string op_name(const Op& op) {
@@ -49,7 +79,9 @@ std::string op_name(const Op& op) {
                                [](const RowOp& r) { return std::string(row_op_name(r.kind)); },
                                [](const EmbeddingOp&) { return std::string("embedding"); },
                                [](const CopyOp&) { return std::string("copy"); },
-                               [](const CustomOp&) { return std::string("custom"); }},
+                               [](const CustomOp&) { return std::string("custom"); },
+                               [](const CollectiveOp& c) { return std::string(collective_name(c.kind)); },
+                               [](const TracedOp&) { return std::string("traced"); }},
                     op);
 }
 
@@ -67,6 +99,7 @@ std::string op_shape(const Op& op) {
                    if (a.kv_heads != a.heads) s << "/" << a.kv_heads;
                    s << " q" << a.seq_q << " kv" << a.seq_kv << " d" << a.head_dim << (a.causal ? " causal" : "") << " "
                      << dt(a.dtype) << (a.backward ? " bwd" : "");
+                   if (a.backend != AttentionBackend::automatic) s << " " << attention_backend_name(a.backend);
                  },
                  [&](const Conv2dOp& c) {
                    s << c.n << "x" << c.h << "x" << c.w << "x" << c.c << " k" << c.k << " " << c.r << "x" << c.s;
@@ -83,6 +116,11 @@ std::string op_shape(const Op& op) {
                  [&](const EmbeddingOp& e) { s << e.tokens << " of " << e.vocab << "x" << e.dim << " " << dt(e.dtype); },
                  [&](const CopyOp& c) { s << static_cast<long long>(c.bytes) << " B " << copy_kind_name(c.kind); },
                  [&](const CustomOp& c) { s << c.flops << " FLOP, " << c.bytes << " B " << dt(c.dtype); },
+                 [&](const CollectiveOp& c) {
+                   s << static_cast<long long>(c.bytes) << " B " << dt(c.dtype) << " x" << c.ranks << " ranks";
+                   if (c.stride != 1) s << " stride " << c.stride;
+                 },
+                 [&](const TracedOp& t) { s << traced_shape(t); },
              },
              op);
   return s.str();
@@ -110,6 +148,8 @@ double op_flops(const Op& op) {
           [](const EmbeddingOp&) { return 0.0; },
           [](const CopyOp&) { return 0.0; },
           [](const CustomOp& c) { return c.flops; },
+          [](const CollectiveOp&) { return 0.0; },  // reductions are not useful model FLOPs
+          [](const TracedOp& t) { return t.flops; },
       },
       op);
 }
@@ -152,6 +192,8 @@ double op_min_bytes(const Op& op) {
           },
           [](const CopyOp& c) { return c.kind == CopyKind::d2d ? 2 * c.bytes : c.bytes; },
           [](const CustomOp& c) { return c.bytes; },
+          [](const CollectiveOp& c) { return c.bytes; },  // read the buffer once (the model adds the rest)
+          [](const TracedOp& t) { return t.bytes; },
       },
       op);
 }
@@ -163,7 +205,9 @@ DataType op_compute_dtype(const Op& op) {
                                [](const RowOp&) { return DataType::fp32; },
                                [](const EmbeddingOp& e) { return e.dtype; },
                                [](const CopyOp&) { return DataType::fp32; },
-                               [](const CustomOp& c) { return c.dtype; }},
+                               [](const CustomOp& c) { return c.dtype; },
+                               [](const CollectiveOp& c) { return c.dtype; },
+                               [](const TracedOp& t) { return t.dtype; }},
                     op);
 }
 

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "workloads/traced_op_params.h"
+
 namespace gpucast::wl {
 namespace {
 using P = ParamKind;
@@ -67,6 +69,16 @@ class Checker {
 
 }  // namespace
 
+#define COLLECTIVE_DEF(NAME, WHAT)                                                                     \
+  {                                                                                                     \
+    NAME,                                                                                               \
+        {{"bytes", P::number, kReq, "", {}, "buffer size as nccl-tests counts it"},                     \
+         {"dtype", P::dtype, kOpt, "bf16", {}, "element type (reductions)"},                            \
+         {"ranks", P::integer, kReq, "", {}, "GPUs in the group (placed on the system's GPUs in order)"}, \
+         {"stride", P::integer, kOpt, "1", {}, "distance between the group's GPUs (a DP group across TP groups)"}}, \
+        WHAT " (needs a system: --gpus NxGPU or --system)"                                              \
+  }
+
 const std::vector<OpDef>& op_defs() {
   static const std::vector<OpDef> kDefs{
       {"gemm",
@@ -86,7 +98,9 @@ const std::vector<OpDef>& op_defs() {
         {"head_dim", P::integer, kReq, "", {}, "head dimension"},
         {"causal", P::boolean, kOpt, "false", {}, "causal mask"},
         {"dtype", P::dtype, kReq, "", {}, "operand type"},
-        {"backward", P::boolean, kOpt, "false", {}, "the backward pass (dQ, dK, dV) instead of the forward"}},
+        {"backward", P::boolean, kOpt, "false", {}, "the backward pass (dQ, dK, dV) instead of the forward"},
+        {"backend", P::choice, kOpt, "auto", {"auto", "flash2", "flash3", "cudnn", "efficient", "math"},
+         "PyTorch SDPA kernel family; auto follows PyTorch's choice for the GPU's architecture"}},
        "fused (flash-style) scaled-dot-product attention"},
       {"conv2d",
        {{"n", P::integer, kReq, "", {}, "batch"},
@@ -144,6 +158,14 @@ const std::vector<OpDef>& op_defs() {
         {"bytes", P::number, kReq, "", {}, "bytes moved through device memory", 0, 1e18},
         {"dtype", P::dtype, kOpt, "fp32", {}, "arithmetic type (tensor-core rate for tf32/fp16/bf16/fp8/int8)"}},
        "any other kernel, by its counts"},
+      COLLECTIVE_DEF("all_reduce", "sum a buffer across ranks; every rank gets the result"),
+      COLLECTIVE_DEF("all_gather", "concatenate every rank's part; bytes = the gathered output"),
+      COLLECTIVE_DEF("reduce_scatter", "sum across ranks, each rank keeps 1/ranks; bytes = the input"),
+      COLLECTIVE_DEF("all_to_all", "every rank sends a 1/ranks part to every other; bytes = one rank's send buffer"),
+      COLLECTIVE_DEF("broadcast", "one rank's buffer to all"),
+      COLLECTIVE_DEF("send", "point-to-point send to the next rank (pipeline stages)"),
+      COLLECTIVE_DEF("recv", "point-to-point receive from the previous rank"),
+      traced_op_def(),
   };
   return kDefs;
 }
@@ -222,6 +244,10 @@ Op build_op(std::string_view op, const ParamMap& p, const std::string& kernel, c
     a.causal = get_bool(p, "causal", false);
     a.dtype = get_dtype(p, "dtype", DataType::bf16);
     a.backward = get_bool(p, "backward", false);
+    const std::string backend = get_text(p, "backend", "auto");
+    for (auto b : {AttentionBackend::automatic, AttentionBackend::flash2, AttentionBackend::flash3,
+                   AttentionBackend::cudnn, AttentionBackend::efficient, AttentionBackend::math})
+      if (attention_backend_name(b) == backend) a.backend = b;
     for (auto [name, v] : {std::pair{"batch", a.batch}, {"heads", a.heads}, {"kv_heads", a.kv_heads},
                            {"seq_q", a.seq_q}, {"seq_kv", a.seq_kv}, {"head_dim", a.head_dim}})
       check.positive(name, static_cast<double>(v));
@@ -315,6 +341,24 @@ Op build_op(std::string_view op, const ParamMap& p, const std::string& kernel, c
     if (c.flops == 0 && c.bytes == 0) check.fail("flops", "a custom kernel needs flops or bytes > 0");
     return c;
   }
+  if (auto kind = parse_collective(op)) {
+    CollectiveOp c;
+    c.kind = *kind;
+    c.bytes = get_number(p, "bytes", 0);
+    c.dtype = get_dtype(p, "dtype", DataType::bf16);
+    const std::int64_t ranks = get_int(p, "ranks", 0);
+    check.positive("bytes", c.bytes);
+    if (!std::isfinite(c.bytes) || c.bytes > 1e15) check.fail("bytes", "must be finite and at most 1e15");
+    if (ranks < 1 || ranks > 1000000) check.fail("ranks", "must be between 1 and 1000000");
+    if ((c.kind == CollectiveKind::send || c.kind == CollectiveKind::recv) && ranks < 2)
+      check.fail("ranks", "send and recv need ranks >= 2 (the two stages)");
+    c.ranks = static_cast<int>(ranks);
+    const std::int64_t stride = get_int(p, "stride", 1);
+    if (stride < 1 || stride > 1000000) check.fail("stride", "must be between 1 and 1000000");
+    c.stride = static_cast<int>(stride);
+    return c;
+  }
+  if (op == "traced") return build_traced_op(p, kernel, where);
   throw InputError(where, "op", "unknown op '" + std::string(op) + "'");
 }
 
@@ -336,6 +380,8 @@ std::vector<std::pair<std::string, ParamValue>> op_params(const Op& op) {
     if (a->causal) v.emplace_back("causal", ParamValue{true});
     v.emplace_back("dtype", d(a->dtype));
     if (a->backward) v.emplace_back("backward", ParamValue{true});
+    if (a->backend != AttentionBackend::automatic)
+      v.emplace_back("backend", ParamValue{std::string(attention_backend_name(a->backend))});
     return v;
   }
   if (auto* c = std::get_if<Conv2dOp>(&op)) {
@@ -366,6 +412,14 @@ std::vector<std::pair<std::string, ParamValue>> op_params(const Op& op) {
     if (c->kind != CopyKind::d2d) v.emplace_back("kind", ParamValue{std::string(copy_kind_name(c->kind))});
     return v;
   }
+  if (auto* c = std::get_if<CollectiveOp>(&op)) {
+    V v{{"bytes", ParamValue{c->bytes}}};
+    if (c->dtype != DataType::bf16) v.emplace_back("dtype", d(c->dtype));
+    v.emplace_back("ranks", i(c->ranks));
+    if (c->stride != 1) v.emplace_back("stride", i(c->stride));
+    return v;
+  }
+  if (auto* t = std::get_if<TracedOp>(&op)) return traced_op_params(*t);
   const auto& c = std::get<CustomOp>(op);
   V v{{"flops", ParamValue{c.flops}}, {"bytes", ParamValue{c.bytes}}};
   if (c.dtype != DataType::fp32) v.emplace_back("dtype", d(c.dtype));

@@ -13,7 +13,7 @@
 
 namespace gpucast::wl {
 
-enum class ParamKind { integer, number, boolean, dtype, choice };
+enum class ParamKind { integer, number, boolean, dtype, choice, text };
 
 struct ParamDef {
   std::string_view name;

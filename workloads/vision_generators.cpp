@@ -114,6 +114,7 @@ class ConvNet {
     a.seq_kv = Count(skv);
     a.head_dim = Count(hd);
     a.dtype = t_;
+    a.backend = o_.attention_backend;
     seq_.add(name, a);
     if (train()) backward_.push_back([=]() {
       AttentionOp b = a;

@@ -119,4 +119,18 @@ const DependencyGraph& Workload::graph() const {
   return graph_->graph;
 }
 
+Workload Workload::with_host_speed(double speed) const {
+  Workload w = *this;
+  for (auto& k : w.kernels_) {
+    if (k.host_delay_us) *k.host_delay_us /= speed;
+    if (k.host_sync_at_us) *k.host_sync_at_us /= speed;
+  }
+  if (w.host_tail_us_) *w.host_tail_us_ /= speed;
+  return w;
+}
+
+bool Workload::replays_host() const {
+  return std::any_of(kernels_.begin(), kernels_.end(), [](const Kernel& k) { return k.host_delay_us.has_value(); });
+}
+
 }  // namespace gpucast::wl

@@ -11,6 +11,7 @@
 #include <boost/graph/adjacency_list.hpp>
 
 #include "common/errors.h"
+#include "workloads/host_work.h"
 #include "workloads/op.h"
 
 namespace gpucast::wl {
@@ -26,7 +27,17 @@ struct Kernel {
   Op op;
   int stream = 0;
   std::vector<std::string> after;  // explicit dependencies by name
+  // Host side (eager mode). Empty `host`: default_host_work(op). `sync`: after issuing this kernel
+  // the host waits until it (and everything issued before it) has finished (.item()).
+  HostWork host;
+  bool sync = false;
   SourceLocation where;            // the [[kernel]] entry, for error messages
+  // Replayed host time (profiler traces): the host works this long after issuing the previous
+  // kernel before it issues this one (instead of the per-launch host cost) ...
+  std::optional<double> host_delay_us;
+  // ... and, when set, this far into that time it waits until all earlier GPU work has finished
+  // (cudaStreamSynchronize, .item(), a synchronous copy).
+  std::optional<double> host_sync_at_us;
 };
 
 // A read-only view of kernel indices (one kernel's predecessors), stored contiguously.
@@ -77,11 +88,24 @@ class Workload {
     w.host_launch_us_ = us;
     return w;
   }
+  // Host time after the last kernel is issued (a replayed trace's step tail), when known.
+  [[nodiscard]] std::optional<double> host_tail_us() const { return host_tail_us_; }
+  [[nodiscard]] Workload with_host_tail_us(double us) const {
+    Workload w = *this;
+    w.host_tail_us_ = us;
+    return w;
+  }
+  // The same workload on a host `speed` times as fast: replayed host delays, sync points and the
+  // tail divide by it (speed > 0).
+  [[nodiscard]] Workload with_host_speed(double speed) const;
+  // True when any kernel carries a replayed host delay.
+  [[nodiscard]] bool replays_host() const;
 
  private:
   std::string name_;
   LaunchMode launch_ = LaunchMode::eager;
   std::optional<double> host_launch_us_;
+  std::optional<double> host_tail_us_;
   std::string origin_;
   std::vector<Kernel> kernels_;
   struct LazyGraph {

@@ -12,7 +12,7 @@ namespace {
 
 constexpr size_t kMaxNameBytes = 4096;
 
-const std::vector<std::string> kCommonKeys{"name", "op", "after", "stream"};
+const std::vector<std::string> kCommonKeys{"name", "op", "after", "stream", "host_delay_us", "host_sync_at_us"};
 
 std::vector<std::string> allowed_keys(const OpDef& def) {
   std::vector<std::string> keys = kCommonKeys;
@@ -44,13 +44,16 @@ LocatedParam convert_param(const ParamDef& def, const toml::node& node, const st
       if (!parse_dtype(text)) {
         std::vector<std::string> choices;
         for (auto t : {DataType::fp64, DataType::fp32, DataType::tf32, DataType::fp16, DataType::bf16, DataType::fp8,
-                       DataType::int8})
+                       DataType::int8, DataType::fp6, DataType::fp4})
           choices.emplace_back(to_string(t));
         throw InputError(where, name,
                          "unknown data type '" + text + "'" + did_you_mean(text, choices) + "; one of " + dtype_choices());
       }
       return {text, where};
     }
+    case ParamKind::text:
+      if (!node.is_string()) throw InputError(where, name, "expected a string, found " + describe_type(node));
+      return {node.as_string()->get(), where};
     case ParamKind::choice: {
       if (!node.is_string()) throw InputError(where, name, "expected a string, found " + describe_type(node));
       const std::string text = node.as_string()->get();
@@ -78,7 +81,8 @@ Kernel read_kernel(const toml::table& table, size_t index, const std::string& fi
   if (!def)
     throw InputError(location_of(*op_node, file), "op",
                      "unknown op '" + op + "'" + did_you_mean(op, op_names()) + "; ops: gemm, attention, conv2d, "
-                     "elementwise, reduce, softmax, layernorm, rmsnorm, embedding, copy, custom");
+                     "elementwise, reduce, softmax, layernorm, rmsnorm, embedding, copy, custom, all_reduce, all_gather, "
+                     "reduce_scatter, all_to_all, broadcast, send, recv, traced");
   k.name = op + "_" + std::to_string(index);
 
   ParamMap params;
@@ -100,6 +104,13 @@ Kernel read_kernel(const toml::table& table, size_t index, const std::string& fi
         throw InputError(where(), std::string(name),
                          "expected a stream id, an integer in [0, " + std::to_string(kMaxStream) + "]");
       k.stream = static_cast<int>(node.as_integer()->get());
+      continue;
+    }
+    if (name == "host_delay_us" || name == "host_sync_at_us") {
+      const auto v = node.value<double>();
+      if (!v || !std::isfinite(*v) || *v < 0 || *v > 1e9)
+        throw InputError(where(), std::string(name), "expected a number in [0, 1e9] (microseconds)");
+      (name == "host_delay_us" ? k.host_delay_us : k.host_sync_at_us) = *v;
       continue;
     }
     if (name == "after") {
@@ -124,6 +135,9 @@ Kernel read_kernel(const toml::table& table, size_t index, const std::string& fi
     if (p.required && !params.count(std::string(p.name)))
       throw InputError(k.where, std::string(p.name),
                        "kernel '" + k.name + "' (op " + op + ") is missing required parameter '" + std::string(p.name) + "'");
+  if (k.host_sync_at_us && (!k.host_delay_us || *k.host_sync_at_us > *k.host_delay_us))
+    throw InputError(k.where, "host_sync_at_us",
+                     "kernel '" + k.name + "': host_sync_at_us needs host_delay_us and must not exceed it");
   k.op = build_op(op, params, k.name, k.where);
   return k;
 }
@@ -132,6 +146,7 @@ Workload read_table(const toml::table& root, const std::string& file) {
   std::string name;
   LaunchMode launch = LaunchMode::eager;
   std::optional<double> host_launch_us;
+  std::optional<double> host_tail_us;
   for (auto&& [key, node] : root) {
     const std::string k(key.str());
     if (k != "workload" && k != "kernel")
@@ -159,9 +174,14 @@ Workload read_table(const toml::table& root, const std::string& file) {
           throw InputError(location_of(node, file), "workload.host_launch_us",
                            "expected a number in (0, 1000000] microseconds");
         host_launch_us = *v;
+      } else if (k == "host_tail_us") {
+        const auto v = node.value<double>();
+        if (!v || !std::isfinite(*v) || *v < 0)
+          throw InputError(location_of(node, file), "workload.host_tail_us", "expected a number >= 0 (microseconds)");
+        host_tail_us = *v;
       } else {
         throw InputError(where, "workload." + k,
-                         "unknown key" + did_you_mean(k, {"name", "launch", "host_launch_us", "description"}));
+                         "unknown key" + did_you_mean(k, {"name", "launch", "host_launch_us", "host_tail_us", "description"}));
       }
     }
   }
@@ -176,7 +196,8 @@ Workload read_table(const toml::table& root, const std::string& file) {
     for (size_t i = 0; i < array->size(); ++i) kernels.push_back(read_kernel(*array->get(i)->as_table(), i, file));
   }
   if (kernels.empty()) throw InputError(SourceLocation{file}, "kernel", "the workload has no [[kernel]] entries");
-  return Workload::build(name, launch, std::move(kernels), host_launch_us, file);
+  auto w = Workload::build(name, launch, std::move(kernels), host_launch_us, file);
+  return host_tail_us ? w.with_host_tail_us(*host_tail_us) : w;
 }
 
 std::string toml_string(const std::string& s) {
@@ -216,10 +237,13 @@ std::string write_workload(const Workload& w) {
   std::ostringstream out;
   out << "[workload]\nname = " << toml_string(w.name()) << "\nlaunch = \"" << launch_mode_name(w.launch()) << "\"\n";
   if (w.host_launch_us()) out << "host_launch_us = " << toml_value(ParamValue{*w.host_launch_us()}) << "\n";
+  if (w.host_tail_us()) out << "host_tail_us = " << toml_value(ParamValue{*w.host_tail_us()}) << "\n";
   for (const auto& k : w.kernels()) {
     out << "\n[[kernel]]\nname = " << toml_string(k.name) << "\nop = \"" << op_name(k.op) << "\"\n";
     for (const auto& [key, value] : op_params(k.op)) out << key << " = " << toml_value(value) << "\n";
     if (k.stream != 0) out << "stream = " << k.stream << "\n";
+    if (k.host_delay_us) out << "host_delay_us = " << toml_value(ParamValue{*k.host_delay_us}) << "\n";
+    if (k.host_sync_at_us) out << "host_sync_at_us = " << toml_value(ParamValue{*k.host_sync_at_us}) << "\n";
     if (!k.after.empty()) {
       out << "after = [";
       for (size_t i = 0; i < k.after.size(); ++i) out << (i ? ", " : "") << toml_string(k.after[i]);

@@ -36,7 +36,20 @@ def predicted(gpucast, ref):
         mean_context = n_in + n_out // 2
         decode = predict(gpucast, ref["gpu"], args + ["--mode", "decode", "--context", str(mean_context)])
         return (prefill["total_us"] + (n_out - 1) * decode["total_us"]) / 1e3, prefill["memory"]["fits"]
+    if metric == "batch_tokens_per_s":
+        # Offline serving of `--batch` requests at once: one prefill of `input_tokens` each, then a
+        # decode step per further output token at the mean context; output tokens per second.
+        n_in, n_out = ref["input_tokens"], ref["output_tokens"]
+        batch = arg_value(args, "--batch", 1)
+        prefill = predict(gpucast, ref["gpu"], args + ["--mode", "prefill", "--seq", str(n_in)])
+        decode = predict(gpucast, ref["gpu"], args + ["--mode", "decode", "--context", str(n_in + n_out // 2)])
+        seconds = (prefill["total_us"] + (n_out - 1) * decode["total_us"]) * 1e-6
+        return batch * n_out / seconds, prefill["memory"]["fits"] and decode["memory"]["fits"]
     p = predict(gpucast, ref["gpu"], args)
+    if metric == "tflops":  # a single-kernel workload file doing `flops` FLOP
+        return ref["flops"] / p["total_us"] / 1e6, p.get("memory", {}).get("fits", True)
+    if metric == "gbps":  # a single-kernel workload file moving `bytes` bytes
+        return ref["bytes"] / p["total_us"] / 1e3, p.get("memory", {}).get("fits", True)
     seconds = p["total_us"] * 1e-6
     batch = arg_value(args, "--batch", 1)
     if metric == "samples_per_s":
@@ -64,7 +77,8 @@ def main():
             err = ref["published"] / value - 1
         rows.append({**ref, "predicted": value, "fits": fits, "time_error": err})
         print(f"{ref['id']:40s} published {ref['published']:9.1f} predicted {value:9.1f}  time error {err:+.1%}")
-    unit = {"samples_per_s": "samples/s", "tokens_per_s": "tokens/s", "generate_ms": "ms"}
+    unit = {"samples_per_s": "samples/s", "tokens_per_s": "tokens/s", "generate_ms": "ms", "tflops": "TFLOP/s",
+            "gbps": "GB/s", "batch_tokens_per_s": "tokens/s"}
     lines = ["| Setting | GPU | Published | gpucast | Time error |", "|---|---|---:|---:|---:|"]
     for r in rows:
         lines.append(f"| {r['setting']} | {r['gpu']} | {r['published']:.1f} {unit[r['metric']]} | "

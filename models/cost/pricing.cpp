@@ -8,7 +8,11 @@ namespace {
 bool is_server_module(const hw::GpuSpec& gpu) {
   std::string name = gpu.name + " " + gpu.id;
   std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
-  return name.find("sxm") != std::string::npos;
+  if (name.find("sxm") != std::string::npos) return true;
+  if (name.find("pcie") != std::string::npos) return false;
+  // Modules without "SXM" in their name: HGX/NVL Blackwell, Grace superchips, AMD OAM. They carry
+  // HBM and a fast GPU-to-GPU link; PCIe cards with an NVLink bridge stay below 400 GB/s.
+  return gpu.memory.type.rfind("HBM", 0) == 0 && gpu.nvlink_gbps >= 400;
 }
 
 std::optional<CloudPrice> cheapest(const hw::GpuSpec& gpu, bool spot) {

@@ -8,7 +8,7 @@ set -uo pipefail
 gpucast=$1
 src=$2
 out=$3
-mkdir -p "$out"
+mkdir -p "$out" "$out/calibrated"
 export GPUCAST_HOME=$src
 
 browser=$(command -v chromium || command -v chromium-browser || true)
@@ -29,6 +29,8 @@ cases=(
   "compare|3|compare --gpus rtx-4090,l40s,h100-sxm --model llama-3-8b --mode decode --batch 16"
   "sweep|2|sweep --gpu h100-sxm --model llama-3-8b --layers 1 --vary batch=1:16:*2 --vary dtype=bf16,fp8"
   "cost|1|cost --gpu rtx-4090 --model llama-3-8b --mode decode --batch 8 --utilization 0.5"
+  "compare-all|3|compare --gpus all --model llama-3-8b --mode decode --rank usd-per-result"
+  "calibrate|1|calibrate --gpu h200-sxm --from $src/calibration/results/h200-sxm/microbench-run1.json --framework $src/calibration/results/h200-sxm/framework-run1.json --out $out/calibrated/h200-sxm.toml"
   "validate|2|validate --gpu calibrated/h100-sxm --offline $src/validation/h100-sxm/kernels.json"
   "hw-list|1|hw list"
   "hw-show|1|hw show h200-sxm"

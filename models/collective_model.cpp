@@ -1,0 +1,156 @@
+#include "models/collective_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/errors.h"
+
+namespace gpucast::models {
+using wl::CollectiveKind;
+
+double bus_factor(CollectiveKind kind, int ranks) {
+  const double n = ranks;
+  if (ranks <= 1) return 0;
+  switch (kind) {
+    case CollectiveKind::all_reduce: return 2 * (n - 1) / n;
+    case CollectiveKind::all_gather:
+    case CollectiveKind::reduce_scatter:
+    case CollectiveKind::all_to_all: return (n - 1) / n;
+    default: return 1;
+  }
+}
+
+int ring_steps(CollectiveKind kind, int ranks) {
+  if (ranks <= 1) return 0;
+  switch (kind) {
+    case CollectiveKind::all_reduce: return 2 * (ranks - 1);
+    case CollectiveKind::send:
+    case CollectiveKind::recv: return 1;
+    default: return ranks - 1;
+  }
+}
+
+double ramp_efficiency(double bytes, const hw::NcclSpec& nccl) {
+  if (bytes <= 0) return 0;
+  return 1.0 / (1.0 + std::pow(nccl.ramp_bytes / bytes, nccl.ramp_exponent));
+}
+
+std::string nccl_key(CollectiveKind kind) {
+  if (kind == CollectiveKind::send || kind == CollectiveKind::recv) return "send_recv";
+  return std::string(wl::collective_name(kind));
+}
+
+CollectiveEstimate estimate_collective(const wl::CollectiveOp& op, const hw::SystemSpec& sys) {
+  CollectiveEstimate e;
+  const int n = op.ranks;
+  const int stride = std::max(1, op.stride);
+  const long span = long(n - 1) * stride + 1;  // GPUs from the group's first to its last
+  if (span > sys.total_gpus())
+    throw UnsupportedError(std::string(wl::collective_name(op.kind)) + " over " + std::to_string(n) + " ranks" +
+                           (stride > 1 ? " at stride " + std::to_string(stride) : std::string()) +
+                           ": more GPUs than the system " + sys.id + " has (" + std::to_string(sys.total_gpus()) +
+                           ")");
+  e.sm_share = std::min(1.0, double(sys.nccl.channels) / sys.gpu.sm.count);
+  if (n <= 1) {
+    e.algorithm = "local";
+    return e;
+  }
+  const int domain = std::max(1, sys.fabric.domain_gpus);
+  // Ranks sit on GPUs r, r + stride, ...: `local` of them share one fabric domain.
+  const int local = std::max(1, std::min(n, stride >= domain ? 1 : (domain + stride - 1) / stride));
+  e.nodes_spanned = (n + local - 1) / local;
+  e.crosses_network = e.nodes_spanned > 1;
+  if (e.crosses_network && sys.network.node_gbps() <= 0)
+    throw UnsupportedError(std::string(wl::collective_name(op.kind)) + " over " + std::to_string(n) +
+                           " ranks crosses the fabric of " + std::to_string(domain) + " GPUs, but system " + sys.id +
+                           " has no network between nodes");
+
+  const std::string key = nccl_key(op.kind);
+  const double base = sys.nccl.base_latency_of(key);
+  const double step = sys.nccl.step_latency_us;
+  const double ramp = ramp_efficiency(op.bytes, sys.nccl);
+  const double plateau = sys.nccl.bus_efficiency_of(key);
+  // The fabric rate one GPU has toward the group: a mesh gives each peer its own share of the links.
+  double fabric = sys.fabric.bandwidth_gbps;
+  if (sys.fabric.kind == hw::FabricKind::mesh && domain > 1) fabric *= double(std::max(1, local - 1)) / double(domain - 1);
+  // The network: a ring crossing domains sends its whole flow through the NICs of each domain's
+  // share of nodes (every NCCL channel on its own NIC), so the ring's bus rate is bounded by them.
+  const double net_share = std::min(1.0, double(local) / sys.gpus_per_node);
+  const double network = sys.network.node_gbps() * sys.network.efficiency * net_share;
+  const double bf = bus_factor(op.kind, n);
+  e.wire_bytes = bf * op.bytes;
+  auto transfer = [&](double bytes, double gbps) { return gbps > 0 ? bytes / (gbps * 1e3) : 0.0; };
+
+  if (op.kind == CollectiveKind::all_to_all) {
+    // Every pair at once: intra-domain parts over the fabric, the rest over the NICs.
+    const double intra = op.bytes * double(local - 1) / n;
+    const double inter = op.bytes * double(n - local) / n;
+    const double net_per_gpu = sys.network.node_gbps() * sys.network.efficiency / sys.gpus_per_node;
+    e.algorithm = "p2p";
+    e.steps = n - 1;
+    e.latency_us = step * (n - 1) + (e.crosses_network ? sys.network.latency_us : 0);
+    const double t_intra = transfer(intra, fabric * plateau * ramp);
+    const double t_inter = transfer(inter, net_per_gpu * ramp);
+    e.transfer_us = std::max(t_intra, t_inter);
+    e.link_gbps = t_inter > t_intra ? net_per_gpu : fabric;
+    e.efficiency = t_inter > t_intra ? ramp : plateau * ramp;
+  } else {
+    // Ring: bottleneck of the fabric and (across domains) the network.
+    const int steps = ring_steps(op.kind, n);
+    const double ring_rate = e.crosses_network ? std::min(fabric * plateau, network) : fabric * plateau;
+    const double step_lat = e.crosses_network ? std::max(step, sys.network.latency_us) : step;
+    const double ring_latency = steps * step_lat;
+    const double ring_time = std::max(base, ring_latency + transfer(e.wire_bytes, ring_rate * ramp));
+    e.algorithm = (op.kind == CollectiveKind::send || op.kind == CollectiveKind::recv) ? "p2p" : "ring";
+    e.steps = steps;
+    e.latency_us = ring_latency;
+    e.transfer_us = transfer(e.wire_bytes, ring_rate * ramp);
+    e.link_gbps = e.crosses_network && network < fabric * plateau ? network : fabric;
+    e.efficiency = ring_rate * ramp / e.link_gbps;
+    double best = ring_time;
+    // Tree (all-reduce across domains): a chain inside each domain, a double binary tree between
+    // domains: log2 network hops instead of one per ring step.
+    if (op.kind == CollectiveKind::all_reduce && e.crosses_network) {
+      const int tree_steps = 2 * (int(std::ceil(std::log2(e.nodes_spanned))) + (local - 1));
+      const double tree_latency =
+          2 * std::ceil(std::log2(e.nodes_spanned)) * sys.network.latency_us + 2 * (local - 1) * step;
+      const double tree_time = std::max(base, tree_latency + transfer(e.wire_bytes, ring_rate * ramp));
+      if (tree_time < best) {
+        best = tree_time;
+        e.algorithm = "tree";
+        e.steps = tree_steps;
+        e.latency_us = tree_latency;
+        e.transfer_us = transfer(e.wire_bytes, ring_rate * ramp);
+      }
+    }
+    // NVLS: the switch reduces; each GPU sends and receives the buffer once.
+    if (op.kind == CollectiveKind::all_reduce && !e.crosses_network && sys.fabric.nvls &&
+        sys.fabric.kind == hw::FabricKind::nvswitch) {
+      const double nvls_latency = 2 * step;
+      const double nvls_transfer = transfer(op.bytes, fabric * sys.nccl.nvls_efficiency * ramp);
+      const double nvls_time = std::max(base, nvls_latency + nvls_transfer);
+      if (nvls_time < best) {
+        best = nvls_time;
+        e.algorithm = "nvls";
+        e.steps = 2;
+        e.latency_us = nvls_latency;
+        e.transfer_us = nvls_transfer;
+        e.link_gbps = fabric;
+        e.efficiency = sys.nccl.nvls_efficiency * ramp;
+        e.sm_share = std::min(e.sm_share, 0.5 * double(sys.nccl.channels) / sys.gpu.sm.count);
+      }
+    }
+  }
+  // The call's fixed cost (launch, setup, final sync) overlaps the data movement of a long call:
+  // a call takes at least the fixed cost, else its steps and transfer.
+  e.fixed_us = base;
+  e.time_us = std::max(base, e.latency_us + e.transfer_us);
+  e.algbw_gbps = e.time_us > 0 ? op.bytes / (e.time_us * 1e3) : 0;
+  e.busbw_gbps = e.algbw_gbps * bf;
+  e.dram_bytes = op.bytes + 2 * e.wire_bytes;
+  if (!std::isfinite(e.time_us) || e.time_us < 0)
+    throw UnsupportedError("collective model produced a non-finite time; check the system's fabric and nccl keys");
+  return e;
+}
+
+}  // namespace gpucast::models

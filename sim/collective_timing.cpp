@@ -1,0 +1,30 @@
+#include "sim/collective_timing.h"
+
+#include <algorithm>
+
+namespace gpucast::sim {
+
+OpTiming time_collective(const wl::CollectiveOp& op, const hw::SystemSpec& system, const device::Device& gpu) {
+  const auto e = models::estimate_collective(op, system);
+  OpTiming t;
+  t.option = e.algorithm;
+  t.duration_us = e.time_us;
+  // nccl-tests times back-to-back calls: a queued launch is part of the measured fixed cost.
+  t.overhead_us = std::min(e.time_us, gpu.launch().queued_kernel_us);
+  t.exec_us = e.time_us - t.overhead_us;
+  KernelTiming k;
+  k.name = "nccl " + e.algorithm + " " + std::to_string(system.nccl.channels) + " channels";
+  k.exec_us = t.exec_us;
+  k.waves = e.sm_share;
+  k.blocks_per_sm = 1;
+  k.memory_us = std::min(t.exec_us, e.transfer_us);
+  k.latency_us = t.exec_us - k.memory_us;
+  k.dram_bytes = e.dram_bytes;
+  t.kernels.push_back(k);
+  t.dram_bytes = e.dram_bytes;
+  t.flops = 0;
+  t.bound = e.transfer_us >= std::max(e.fixed_us, e.latency_us) ? Bound::memory : Bound::latency;
+  return t;
+}
+
+}  // namespace gpucast::sim

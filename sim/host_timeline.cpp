@@ -1,0 +1,120 @@
+#include "sim/host_timeline.h"
+
+#include <algorithm>
+
+namespace gpucast::sim {
+
+using wl::HostCategory;
+
+HostSplit host_cost(const hw::HostSpec& host, const wl::HostWork& work, double library_floor_us) {
+  HostSplit s{};
+  auto price = [&](HostCategory c, double unit_us) { s[size_t(c)] = work[c] * unit_us; };
+  const double f = host.model_factor;
+  price(HostCategory::module_call, f * host.module_call_us);
+  price(HostCategory::op_dispatch, f * host.op_dispatch_us);
+  price(HostCategory::autograd_node, f * host.autograd_node_us);
+  price(HostCategory::launch, f * host.launch_us);
+  price(HostCategory::library_call, std::max(f * host.library_call_us, library_floor_us));
+  price(HostCategory::optimizer_step, f * host.optimizer_step_us);
+  price(HostCategory::optimizer_param, f * host.optimizer_param_us);
+  price(HostCategory::foreach_tensor, f * host.foreach_tensor_us);
+  price(HostCategory::fused_tensor, f * host.fused_step_per_tensor_us);
+  price(HostCategory::sync, host.sync_us);
+  price(HostCategory::graph_replay, host.graph_replay_us);
+  price(HostCategory::graph_kernel, host.graph_per_kernel_us);
+  price(HostCategory::compile_guard, host.compile_guard_us);
+  price(HostCategory::compile_launch, host.compile_launch_us);
+  return s;
+}
+
+Microseconds total(const HostSplit& split) {
+  Microseconds t = 0;
+  for (double v : split) t += v;
+  return t;
+}
+
+hw::HostSpec host_from_launch(const device::LaunchCosts& launch, const std::string& id) {
+  hw::HostSpec h;
+  h.id = id + "-launch-costs";
+  h.name = "flat eager launch costs of " + id;
+  h.launch_us = launch.host_eager_us;
+  h.library_call_us = launch.host_library_us;
+  h.graph_replay_us = launch.graph_replay_us;
+  h.compile_launch_us = launch.host_eager_us;
+  return h;
+}
+
+Timeline schedule_with_host(const wl::Workload& w, const std::vector<const OpTiming*>& ops,
+                            device::BytesPerUs dram, const device::LaunchCosts& costs,
+                            const hw::HostSpec& host, HostTimeline& h) {
+  const size_t n = w.size();
+  h = HostTimeline{};
+  h.begin_us.assign(n, 0);
+  h.issue_us.assign(n, 0);
+  h.cost.assign(n, HostSplit{});
+  const bool graph = w.launch() == wl::LaunchMode::graph;
+
+  if (graph) {
+    wl::HostWork replay;
+    replay.add(HostCategory::graph_replay).add(HostCategory::graph_kernel, double(n));
+    const HostSplit c = host_cost(host, replay);
+    if (n > 0) h.cost[0] = c;
+    h.busy_by_category = c;
+    h.busy_us = total(c);
+    h.issue_us.assign(n, h.busy_us);
+    Timeline t = schedule(w, ops, dram, costs, &h.issue_us);
+    h.end_us = h.busy_us;
+    t.host_us = h.end_us;
+    return t;
+  }
+
+  // Each kernel's own host time; --host-launch-us (the workload's) replaces the launch price.
+  hw::HostSpec priced = host;
+  if (w.host_launch_us()) priced.launch_us = *w.host_launch_us() / host.model_factor;  // exact, unscaled
+  std::vector<Microseconds> own(n);
+  std::vector<size_t> sync_points;
+  for (size_t i = 0; i < n; ++i) {
+    const auto& k = w.kernels()[i];
+    const wl::HostWork work = k.host.empty() ? wl::default_host_work(k.op) : k.host;
+    h.cost[i] = host_cost(priced, work, ops[i]->host_us);
+    own[i] = total(h.cost[i]) + k.host_delay_us.value_or(0.0);
+    h.delay_us += k.host_delay_us.value_or(0.0);
+    for (size_t c = 0; c < wl::kHostCategories; ++c) h.busy_by_category[c] += h.cost[i][c];
+    if (k.sync) sync_points.push_back(i);
+  }
+
+  // Issue times without stalls, then one pass per synchronization: the host resumes when the GPU
+  // has finished everything issued up to the sync point, and every later kernel shifts by the wait.
+  std::vector<Microseconds> shift(n + 1, 0);  // stall accumulated before kernel i's host work
+  auto issue_times = [&] {
+    Microseconds clock = 0;
+    for (size_t i = 0; i < n; ++i) {
+      clock += shift[i];
+      h.begin_us[i] = clock;
+      clock += own[i];
+      h.issue_us[i] = clock;
+    }
+    return clock + shift[n];
+  };
+  Microseconds host_end = issue_times();
+  Timeline t = schedule(w, ops, dram, costs, &h.issue_us);
+  for (size_t s : sync_points) {
+    Microseconds gpu_done = 0;
+    for (size_t i = 0; i <= s; ++i) gpu_done = std::max(gpu_done, t.kernels[i].end_us);
+    const Microseconds wait = std::max(0.0, gpu_done - h.issue_us[s]);
+    ++h.syncs;
+    if (wait <= 0) continue;
+    h.stall_us += wait;
+    shift[s + 1] += wait;
+    host_end = issue_times();
+    t = schedule(w, ops, dram, costs, &h.issue_us);
+  }
+  h.busy_us = 0;
+  for (size_t i = 0; i < n; ++i) h.busy_us += own[i];
+  h.end_us = host_end;
+  t.host_us = h.end_us;
+  t.total_us = std::max(t.total_us, h.end_us);
+  return t;
+}
+
+}  // namespace gpucast::sim

@@ -1,0 +1,95 @@
+// Which attention kernel runs (models/attention_model.cpp): `auto` follows PyTorch's SDPA dispatch
+// for the architecture; a backend the GPU cannot run is an error that names what would run; the
+// math backend is its unfused ops added up; where flash decoding does not fit an SM, PyTorch's
+// memory-efficient kernel runs instead of failing.
+#include <catch2/catch.hpp>
+
+#include "common/errors.h"
+#include "sim/op_predictor.h"
+#include "support/gpu_builder.h"
+
+using namespace gpucast;
+using test::gpu_builder;
+
+namespace {
+wl::AttentionOp attention(wl::Count seq_q, wl::AttentionBackend backend) {
+  wl::AttentionOp a;
+  a.batch = 4;
+  a.heads = a.kv_heads = 32;
+  a.seq_q = seq_q;
+  a.seq_kv = 2048;
+  a.head_dim = 128;
+  a.dtype = DataType::fp16;
+  a.backend = backend;
+  return a;
+}
+hw::GpuSpec hopper() { return gpu_builder{}.tensor_tflops("fp16", 400).set("efficiency.tensor.fp16", "1.0").build(); }
+hw::GpuSpec ampere() {
+  return gpu_builder{}
+      .tensor_tflops("fp16", 400)
+      .set("efficiency.tensor.fp16", "1.0")
+      .set("architecture", "\"ampere\"")
+      .set("compute_capability", "\"8.0\"")
+      .set("sm.shared_memory_kb", "164.0")
+      .build();
+}
+hw::GpuSpec turing() {
+  return gpu_builder{}
+      .tensor_tflops("fp16", 65)
+      .set("efficiency.tensor.fp16", "1.0")
+      .set("architecture", "\"turing\"")
+      .set("compute_capability", "\"7.5\"")
+      .set("sm.max_threads", "1024")
+      .set("sm.max_blocks", "16")
+      .set("sm.shared_memory_kb", "64.0")
+      .build();
+}
+}  // namespace
+
+SCENARIO("auto picks cuDNN's warpgroup kernel on Hopper and FlashAttention-2 on Ampere") {
+  const auto a = attention(2048, wl::AttentionBackend::automatic);
+  sim::OpPredictor h(hopper()), m(ampere());
+  CHECK(h.predict(a).option == h.predict(attention(2048, wl::AttentionBackend::cudnn)).option);
+  CHECK(m.predict(a).option == m.predict(attention(2048, wl::AttentionBackend::flash2)).option);
+  AND_THEN("FlashAttention-2 on Hopper runs the slower warp-level kernel") {
+    CHECK(h.predict(attention(2048, wl::AttentionBackend::flash2)).duration_us > h.predict(a).duration_us);
+  }
+}
+
+SCENARIO("on Turing, auto runs the memory-efficient kernel and decode does not fail") {
+  sim::OpPredictor t(turing());
+  CHECK_NOTHROW(t.predict(attention(2048, wl::AttentionBackend::automatic)));
+  CHECK_NOTHROW(t.predict(attention(1, wl::AttentionBackend::automatic)));
+  CHECK(t.predict(attention(1, wl::AttentionBackend::automatic)).option.find("decoding") == std::string::npos);
+  AND_THEN("asking for FlashAttention-2 there is an error that says what would run") {
+    CHECK_THROWS_WITH(t.predict(attention(2048, wl::AttentionBackend::flash2)), Catch::Contains("efficient"));
+    CHECK_THROWS_WITH(t.predict(attention(1, wl::AttentionBackend::flash2)), Catch::Contains("efficient"));
+  }
+}
+
+SCENARIO("math attention takes the time of its unfused ops added up") {
+  sim::OpPredictor p(hopper());
+  auto a = attention(2048, wl::AttentionBackend::math);
+  a.dtype = DataType::fp32;  // no upcast casts: the four ops alone
+  const auto& t = p.predict(a);
+  wl::GemmOp qk;
+  qk.m = 2048;
+  qk.n = 2048;
+  qk.k = 128;
+  qk.batch = 4 * 32;
+  qk.dtype = qk.out_dtype = DataType::fp32;
+  wl::GemmOp pv = qk;
+  pv.n = 128;
+  pv.k = 2048;
+  wl::ElementwiseOp scale;
+  scale.elements = 4 * 32 * 2048 * 2048LL;
+  scale.dtype = scale.out_dtype = DataType::fp32;
+  wl::RowOp softmax;
+  softmax.kind = wl::RowOpKind::softmax;
+  softmax.rows = 4 * 32 * 2048;
+  softmax.cols = 2048;
+  softmax.dtype = DataType::fp32;
+  const double parts = p.predict(qk).exec_us + p.predict(scale).exec_us + p.predict(softmax).exec_us +
+                       p.predict(pv).exec_us;
+  CHECK(t.exec_us == Approx(parts));
+}

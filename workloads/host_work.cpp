@@ -1,0 +1,89 @@
+#include "workloads/host_work.h"
+
+namespace gpucast::wl {
+
+std::string_view host_category_name(HostCategory c) {
+  switch (c) {
+    case HostCategory::module_call:
+      return "python module";
+    case HostCategory::op_dispatch:
+      return "aten dispatch";
+    case HostCategory::autograd_node:
+      return "autograd";
+    case HostCategory::launch:
+      return "launch";
+    case HostCategory::library_call:
+      return "library";
+    case HostCategory::optimizer_step:
+      return "optimizer step";
+    case HostCategory::optimizer_param:
+      return "optimizer params";
+    case HostCategory::foreach_tensor:
+      return "foreach lists";
+    case HostCategory::fused_tensor:
+      return "fused optimizer";
+    case HostCategory::sync:
+      return "sync";
+    case HostCategory::graph_replay:
+      return "graph replay";
+    case HostCategory::graph_kernel:
+      return "graph nodes";
+    case HostCategory::compile_guard:
+      return "compile guards";
+    case HostCategory::compile_launch:
+      return "compiled launch";
+  }
+  return "?";
+}
+
+std::string_view host_category_key(HostCategory c) {
+  switch (c) {
+    case HostCategory::module_call:
+      return "framework.module_call_us";
+    case HostCategory::op_dispatch:
+      return "framework.op_dispatch_us";
+    case HostCategory::autograd_node:
+      return "framework.autograd_node_us";
+    case HostCategory::launch:
+      return "cuda.launch_us";
+    case HostCategory::library_call:
+      return "library.call_us";
+    case HostCategory::optimizer_step:
+      return "optimizer.step_us";
+    case HostCategory::optimizer_param:
+      return "optimizer.param_us";
+    case HostCategory::foreach_tensor:
+      return "optimizer.foreach_tensor_us";
+    case HostCategory::fused_tensor:
+      return "optimizer.fused_tensor_us";
+    case HostCategory::sync:
+      return "sync.item_us";
+    case HostCategory::graph_replay:
+      return "graph.replay_us";
+    case HostCategory::graph_kernel:
+      return "graph.per_kernel_us";
+    case HostCategory::compile_guard:
+      return "compile.guard_us";
+    case HostCategory::compile_launch:
+      return "compile.launch_us";
+  }
+  return "";
+}
+
+bool is_library_op(const Op& op) {
+  if (std::holds_alternative<GemmOp>(op) || std::holds_alternative<AttentionOp>(op) ||
+      std::holds_alternative<Conv2dOp>(op) || std::holds_alternative<EmbeddingOp>(op))
+    return true;
+  if (const auto* r = std::get_if<RowOp>(&op))
+    return r->kind == RowOpKind::layernorm || r->kind == RowOpKind::rmsnorm;
+  return false;
+}
+
+HostWork default_host_work(const Op& op) {
+  HostWork h;
+  h.add(HostCategory::op_dispatch).add(HostCategory::launch);
+  if (is_library_op(op)) h.add(HostCategory::library_call);
+  return h;
+}
+
+}  // namespace gpucast::wl

@@ -1,0 +1,452 @@
+#include "workloads/trace/op_recognition.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <unordered_set>
+
+namespace gpucast::trace {
+namespace {
+
+using wl::Count;
+
+bool has(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
+
+Count numel(const std::vector<std::int64_t>& shape) {
+  Count n = 1;
+  for (auto d : shape) n *= std::max<std::int64_t>(d, 0);
+  return n;
+}
+
+// The i-th argument's single tensor shape, or nullptr.
+const std::vector<std::int64_t>* shape(const CpuOp& op, size_t i) {
+  if (i >= op.inputs.size() || op.inputs[i].is_list || op.inputs[i].shapes.empty()) return nullptr;
+  return &op.inputs[i].shapes.front();
+}
+
+DataType dtype_at(const CpuOp& op, size_t i, DataType fallback = DataType::fp32) {
+  if (i >= op.inputs.size()) return fallback;
+  return torch_dtype(op.inputs[i].type).value_or(fallback);
+}
+
+// A concrete scalar or the first entry of a concrete list ("[2, 2]"), when recorded.
+std::optional<std::int64_t> concrete_int(const CpuOp& op, size_t i) {
+  if (i >= op.inputs.size()) return std::nullopt;
+  std::string s = op.inputs[i].concrete;
+  s.erase(std::remove_if(s.begin(), s.end(), [](char c) { return c == '[' || c == ']' || c == ' '; }), s.end());
+  if (s.empty()) return std::nullopt;
+  char* end = nullptr;
+  const long long v = std::strtoll(s.c_str(), &end, 10);
+  if (end == s.c_str()) return std::nullopt;
+  return v;
+}
+
+bool concrete_true(const CpuOp& op, size_t i) { return i < op.inputs.size() && op.inputs[i].concrete == "True"; }
+
+std::string short_name(const std::string& name) {
+  return name.rfind("aten::", 0) == 0 ? name.substr(6) : name;
+}
+
+std::optional<wl::Op> gemm(Count m, Count n, Count k, Count batch, DataType t, const std::string& kernel,
+                           DataType out) {
+  if (m <= 0 || n <= 0 || k <= 0 || batch <= 0) return std::nullopt;
+  wl::GemmOp g;
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.batch = batch;
+  g.dtype = t;
+  if (t == DataType::fp32 && has(kernel, "tf32")) g.dtype = DataType::tf32;
+  g.out_dtype = out;
+  return wl::Op{g};
+}
+
+std::optional<wl::Op> recognize_gemm(const std::string& n, const CpuOp& op, const std::string& kernel) {
+  auto a2 = [&](size_t i) { const auto* s = shape(op, i); return s && s->size() == 2 ? s : nullptr; };
+  if (n == "mm" || n == "addmm" || n == "_scaled_mm") {
+    const size_t ia = n == "addmm" ? 1 : 0;
+    const auto *a = a2(ia), *b = a2(ia + 1);
+    if (!a || !b) return std::nullopt;
+    const DataType t = dtype_at(op, ia);
+    const DataType out = n == "_scaled_mm" ? DataType::bf16 : t;
+    return gemm((*a)[0], (*b)[1], (*a)[1], 1, t, kernel, out);
+  }
+  if (n == "bmm" || n == "baddbmm") {
+    const size_t ia = n == "baddbmm" ? 1 : 0;
+    const auto *a = shape(op, ia), *b = shape(op, ia + 1);
+    if (!a || !b || a->size() != 3 || b->size() != 3) return std::nullopt;
+    const DataType t = dtype_at(op, ia);
+    return gemm((*a)[1], (*b)[2], (*a)[2], (*a)[0], t, kernel, t);
+  }
+  if (n == "linear") {
+    const auto *x = shape(op, 0), *w = shape(op, 1);
+    if (!x || !w || x->empty() || w->size() != 2) return std::nullopt;
+    const DataType t = dtype_at(op, 0);
+    return gemm(numel(*x) / std::max<Count>(1, x->back()), (*w)[0], x->back(), 1, t, kernel, t);
+  }
+  if (n == "matmul") {
+    const auto *a = shape(op, 0), *b = shape(op, 1);
+    if (!a || !b || a->size() < 2 || b->size() < 2) return std::nullopt;
+    const DataType t = dtype_at(op, 0);
+    const Count k = a->back();
+    if (b->size() == 2) return gemm(numel(*a) / std::max<Count>(1, k), b->back(), k, 1, t, kernel, t);
+    const Count m = (*a)[a->size() - 2];
+    return gemm(m, b->back(), k, numel(*a) / std::max<Count>(1, m * k), t, kernel, t);
+  }
+  return std::nullopt;
+}
+
+// SDPA variants: (name, index of the query, index of is_causal in Concrete Inputs).
+struct AttentionSignature {
+  const char* name;
+  size_t query;
+  size_t causal;
+  bool backward;
+};
+constexpr AttentionSignature kAttention[] = {
+    {"scaled_dot_product_attention", 0, 5, false},
+    {"_scaled_dot_product_flash_attention", 0, 4, false},
+    {"_scaled_dot_product_efficient_attention", 0, 6, false},
+    {"_scaled_dot_product_cudnn_attention", 0, 6, false},
+    {"_scaled_dot_product_flash_attention_backward", 1, 11, true},
+    {"_scaled_dot_product_efficient_attention_backward", 1, 11, true},
+    {"_scaled_dot_product_cudnn_attention_backward", 1, 14, true},
+};
+
+std::optional<wl::Op> recognize_attention(const std::string& n, const CpuOp& op) {
+  for (const auto& sig : kAttention) {
+    if (n != sig.name) continue;
+    const auto *q = shape(op, sig.query), *k = shape(op, sig.query + 1);
+    if (!q || !k || q->size() != 4 || k->size() != 4) return std::nullopt;
+    wl::AttentionOp a;  // [batch, heads, seq, head_dim]
+    a.batch = (*q)[0];
+    a.heads = (*q)[1];
+    a.seq_q = (*q)[2];
+    a.head_dim = (*q)[3];
+    a.kv_heads = (*k)[1];
+    a.seq_kv = (*k)[2];
+    a.causal = concrete_true(op, sig.causal);
+    a.dtype = dtype_at(op, sig.query, DataType::bf16);
+    a.backward = sig.backward;
+    if (a.batch <= 0 || a.heads <= 0 || a.kv_heads <= 0 || a.heads % a.kv_heads || a.seq_q <= 0 || a.seq_kv <= 0 ||
+        a.head_dim <= 0)
+      return std::nullopt;
+    return wl::Op{a};
+  }
+  return std::nullopt;
+}
+
+std::optional<wl::Op> row_op(wl::RowOpKind kind, const std::vector<std::int64_t>* x, DataType t) {
+  if (!x || x->empty() || x->back() <= 0) return std::nullopt;
+  wl::RowOp r;
+  r.kind = kind;
+  r.cols = x->back();
+  r.rows = numel(*x) / r.cols;
+  r.dtype = t;
+  if (r.rows <= 0) return std::nullopt;
+  return wl::Op{r};
+}
+
+std::optional<wl::Op> pointwise(Count elements, DataType in, DataType out, int inputs, int outputs, double flops,
+                                const std::string& kernel) {
+  if (elements <= 0) return std::nullopt;
+  wl::ElementwiseOp e;
+  e.elements = elements;
+  e.dtype = in;
+  e.out_dtype = out;
+  e.inputs = inputs;
+  e.outputs = std::max(1, outputs);
+  e.flops_per_element = flops;
+  // PyTorch's TensorIterator: vectorized_elementwise_kernel for contiguous tensors, the strided
+  // elementwise_kernel / unrolled_elementwise_kernel otherwise.
+  e.contiguous = !(has(kernel, "elementwise_kernel") && !has(kernel, "vectorized_elementwise_kernel"));
+  return wl::Op{e};
+}
+
+std::optional<wl::Op> recognize_norm_softmax(const std::string& n, const CpuOp& op) {
+  if (n == "native_layer_norm" || n == "layer_norm")
+    return row_op(wl::RowOpKind::layernorm, shape(op, 0), dtype_at(op, 0, DataType::bf16));
+  if (n == "_fused_rms_norm" || n == "rms_norm")
+    return row_op(wl::RowOpKind::rmsnorm, shape(op, 0), dtype_at(op, 0, DataType::bf16));
+  if (n == "_softmax" || n == "softmax" || n == "_log_softmax" || n == "log_softmax")
+    return row_op(wl::RowOpKind::softmax, shape(op, 0), dtype_at(op, 0, DataType::bf16));
+  // Backward of the row ops: one pass reading the gradient and the saved input/output, writing
+  // the input gradient (the row reductions ride along).
+  if (n == "native_layer_norm_backward" || n == "_fused_rms_norm_backward" || n == "_softmax_backward_data" ||
+      n == "_log_softmax_backward_data") {
+    const auto* g = shape(op, 0);
+    if (!g) return std::nullopt;
+    const DataType t = dtype_at(op, 0, DataType::bf16);
+    return pointwise(numel(*g), t, t, 2, 1, n.find("norm") != std::string::npos ? 8 : 4, "vectorized_elementwise_kernel");
+  }
+  return std::nullopt;
+}
+
+std::optional<wl::Op> conv(const std::vector<std::int64_t>* x, const std::vector<std::int64_t>* w, std::int64_t stride,
+                           std::int64_t pad, DataType t, Count batch_factor) {
+  if (!x || !w || x->size() != 4 || w->size() != 4) return std::nullopt;
+  wl::Conv2dOp c;
+  c.n = (*x)[0] * batch_factor;
+  c.c = (*x)[1];
+  c.h = (*x)[2];
+  c.w = (*x)[3];
+  c.k = (*w)[0];
+  c.r = (*w)[2];
+  c.s = (*w)[3];
+  c.stride = std::max<std::int64_t>(1, stride);
+  c.pad = std::max<std::int64_t>(0, pad);
+  c.dtype = t;
+  if ((*w)[1] != c.c) return std::nullopt;  // grouped/depthwise: no gpucast op
+  if (c.n <= 0 || c.c <= 0 || c.h <= 0 || c.w <= 0 || c.k <= 0 || c.r <= 0 || c.s <= 0 || c.p() < 1 || c.q() < 1)
+    return std::nullopt;
+  return wl::Op{c};
+}
+
+// Batch norm: inference (running statistics) is one pointwise pass; training also reads the input
+// once more for the batch statistics. Its small per-channel kernels ride along in the group.
+std::optional<wl::Op> recognize_batch_norm(const std::string& n, const CpuOp& op) {
+  const bool eval = n == "_native_batch_norm_legit_no_training";
+  if (!eval && n != "native_batch_norm" && n != "cudnn_batch_norm" && n != "_native_batch_norm_legit" &&
+      n != "native_batch_norm_backward" && n != "cudnn_batch_norm_backward")
+    return std::nullopt;
+  const auto* x = shape(op, n.find("backward") != std::string::npos ? 1 : 0);
+  if (!x) return std::nullopt;
+  const DataType t = dtype_at(op, 0, DataType::bf16);
+  // native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)
+  const bool training = !eval && (n.find("backward") != std::string::npos || concrete_true(op, 5) ||
+                                  n == "_native_batch_norm_legit");
+  return pointwise(numel(*x), t, t, training ? 2 : 1, 1, 4, "vectorized_elementwise_kernel");
+}
+
+std::optional<wl::Op> recognize_conv(const std::string& n, const CpuOp& op) {
+  // (input, weight, bias, stride, padding, ...) for convolution/_convolution/conv2d;
+  // cudnn_convolution(input, weight, padding, stride, ...).
+  if (n == "convolution" || n == "_convolution" || n == "conv2d")
+    return conv(shape(op, 0), shape(op, 1), concrete_int(op, 3).value_or(1), concrete_int(op, 4).value_or(0),
+                dtype_at(op, 0, DataType::bf16), 1);
+  if (n == "cudnn_convolution")
+    return conv(shape(op, 0), shape(op, 1), concrete_int(op, 3).value_or(1), concrete_int(op, 2).value_or(0),
+                dtype_at(op, 0, DataType::bf16), 1);
+  // convolution_backward(grad_out, input, weight, bias_sizes, stride, padding, ...): data and weight
+  // gradients, each the forward's work: the forward shape at twice the batch.
+  if (n == "convolution_backward")
+    return conv(shape(op, 1), shape(op, 2), concrete_int(op, 4).value_or(1), concrete_int(op, 5).value_or(0),
+                dtype_at(op, 1, DataType::bf16), 2);
+  return std::nullopt;
+}
+
+std::optional<wl::Op> recognize_embedding(const std::string& n, const CpuOp& op) {
+  if (n == "embedding") {
+    const auto *w = shape(op, 0), *idx = shape(op, 1);
+    if (!w || !idx || w->size() != 2) return std::nullopt;
+    wl::EmbeddingOp e;
+    e.vocab = (*w)[0];
+    e.dim = (*w)[1];
+    e.tokens = numel(*idx);
+    e.dtype = dtype_at(op, 0, DataType::bf16);
+    if (e.vocab <= 0 || e.dim <= 0 || e.tokens <= 0) return std::nullopt;
+    return wl::Op{e};
+  }
+  if (n == "embedding_dense_backward" || n == "embedding_backward") {
+    // Zero the table's gradient, then accumulate the token rows into it: one pass over the table.
+    const auto* g = shape(op, 0);
+    const auto rows = concrete_int(op, 2);
+    if (!g || g->empty()) return std::nullopt;
+    const Count dim = g->back();
+    const Count table = rows ? *rows * dim : 0;
+    const DataType t = dtype_at(op, 0, DataType::bf16);
+    return pointwise(std::max(numel(*g), table), t, t, 1, 1, 1, "vectorized_elementwise_kernel");
+  }
+  return std::nullopt;
+}
+
+std::optional<wl::Op> recognize_optimizer(const std::string& n, const CpuOp& op, const std::string& kernel) {
+  if (n.rfind("_foreach_", 0) != 0 && n != "_fused_adamw_" && n != "_fused_adam_" &&
+      n != "_amp_foreach_non_finite_check_and_unscale_")
+    return std::nullopt;
+  Count elements = 0;
+  int lists = 0;
+  for (const auto& in : op.inputs) {
+    if (in.type != "TensorList" && !in.is_list) continue;
+    ++lists;
+    if (elements == 0)
+      for (const auto& s : in.shapes) elements += numel(s);
+  }
+  if (lists == 0) return std::nullopt;
+  // Recent PyTorch records no sizes for foreach tensor lists: the caller sets the element count
+  // from the kernels' grids (foreach_elements_from_grid).
+  if (elements <= 0) elements = 1;
+  if (n == "_fused_adamw_" || n == "_fused_adam_")  // reads param, grad, m, v; writes param, m, v
+    return pointwise(elements, DataType::fp32, DataType::fp32, 4, 3, 12, kernel);
+  return pointwise(elements, DataType::fp32, DataType::fp32, std::max(1, lists), 1, 2, "vectorized_elementwise_kernel");
+}
+
+const std::unordered_set<std::string>& pointwise_names() {
+  static const std::unordered_set<std::string> kNames{
+      "add", "add_", "sub", "sub_", "mul", "mul_", "div", "div_", "neg", "exp", "log", "sqrt", "rsqrt", "pow",
+      "sigmoid", "silu", "gelu", "relu", "relu_", "tanh", "threshold_backward", "silu_backward", "gelu_backward",
+      "sigmoid_backward", "tanh_backward", "where", "masked_fill", "masked_fill_", "clamp", "clamp_", "fill_",
+      "zero_", "copy_", "clone", "lerp_", "addcmul_", "addcdiv_", "maximum", "minimum", "abs", "cos", "sin",
+      "native_dropout", "native_dropout_backward", "eq", "ne", "lt", "gt", "ge", "le", "reciprocal", "erf",
+      "hardtanh", "hardtanh_backward", "mul_scalar", "add_scalar", "cat", "_to_copy", "contiguous", "triu",
+      "tril", "sign", "floor", "round", "exp_", "sqrt_", "silu_", "gelu_", "gather", "nll_loss_forward",
+      "nll_loss2d_forward", "ones_like", "zeros_like", "full", "arange", "bernoulli_", "masked_scatter",
+      "_softmax_backward", "lt_", "gt_", "logical_not", "bitwise_and", "isfinite", "isinf", "isnan",
+      "adaptive_avg_pool2d", "mean_backward", "rsub", "square", "exp2", "log1p", "expm1", "log_sigmoid",
+      "leaky_relu", "elu", "hardswish", "hardsigmoid", "mish", "softplus", "_to_copy", "addcmul", "addcdiv",
+      "lerp", "index_put_", "index_add_", "scatter_add_", "scatter_", "fmod", "remainder"};
+  return kNames;
+}
+
+const std::unordered_set<std::string>& reduction_names() {
+  static const std::unordered_set<std::string> kNames{
+      "sum", "mean", "amax", "amin", "max", "min", "norm", "linalg_vector_norm", "var_mean", "var", "std",
+      "argmax", "argmin", "any", "all", "prod", "_local_scalar_dense"};
+  return kNames;
+}
+
+std::optional<wl::Op> recognize_pointwise(const std::string& n, const CpuOp& op, const std::string& kernel) {
+  const bool reduce_kernel = has(kernel, "reduce_kernel");
+  const bool reduction = reduction_names().count(n) > 0;
+  const bool pointwise_kernel = has(kernel, "elementwise_kernel");
+  // By name only: a composite op (batch norm, a loss) can launch a small pointwise kernel on
+  // other tensors than its inputs, so a pointwise kernel name alone does not give the size.
+  if (!pointwise_names().count(n) && !reduction) return std::nullopt;
+  if (n == "nll_loss_forward" || n == "nll_loss2d_forward") {  // one element gathered per row
+    const auto* target = shape(op, 1);
+    if (!target) return std::nullopt;
+    return pointwise(numel(*target), dtype_at(op, 0), dtype_at(op, 0), 2, 1, 1, "vectorized_elementwise_kernel");
+  }
+  if (n == "gather") {  // gather(self, dim, index): one element read per index
+    const auto* index = shape(op, 2);
+    if (!index) return std::nullopt;
+    return pointwise(numel(*index), dtype_at(op, 0), dtype_at(op, 0), 2, 1, 0, "elementwise_kernel");
+  }
+  if (n == "cat") {
+    Count total = 0;
+    DataType t = DataType::bf16;
+    for (size_t i = 0; i < op.inputs.size(); ++i) {
+      if (!op.inputs[i].is_list) continue;
+      for (const auto& s : op.inputs[i].shapes) total += numel(s);
+    }
+    for (const auto& in : op.inputs)
+      if (in.is_list) t = torch_dtype(in.type).value_or(t);
+    // CatArrayBatchedCopy: a batched strided copy, not the vectorized pointwise kernel.
+    return pointwise(total, t, t, 1, 1, 0, "elementwise_kernel");
+  }
+  // Tensor arguments: the largest sets the element count; those of that size are read in full.
+  Count elements = 0;
+  size_t largest = 0;
+  for (size_t i = 0; i < op.inputs.size(); ++i)
+    if (const auto* s = shape(op, i); s && numel(*s) > elements) {
+      elements = numel(*s);
+      largest = i;
+    }
+  if (elements <= 0) return std::nullopt;
+  if (reduction || (reduce_kernel && !pointwise_kernel))
+    return row_op(wl::RowOpKind::reduce, shape(op, largest), dtype_at(op, largest));
+  int inputs = 0;
+  for (size_t i = 0; i < op.inputs.size(); ++i)
+    if (const auto* s = shape(op, i); s && numel(*s) == elements) ++inputs;
+  DataType in = dtype_at(op, largest), out = in;
+  if (n == "copy_") {  // copy_(self = destination, src)
+    in = dtype_at(op, 1, in);
+    out = dtype_at(op, 0, in);
+    inputs = 1;
+  } else if (n == "fill_" || n == "zero_") {
+    inputs = 0;
+  } else if (n == "eq" || n == "ne" || n == "lt" || n == "gt" || n == "ge" || n == "le") {
+    out = DataType::int8;
+  }
+  const bool in_place = !n.empty() && n.back() == '_' && n != "copy_" && n != "fill_" && n != "zero_";
+  (void)in_place;  // in-place ops read `self` (counted above) and write it back: one output
+  return pointwise(elements, in, out, inputs, 1, 1, kernel);
+}
+
+}  // namespace
+
+std::optional<DataType> torch_dtype(const std::string& t) {
+  if (t == "c10::BFloat16") return DataType::bf16;
+  if (t == "c10::Half") return DataType::fp16;
+  if (t == "float") return DataType::fp32;
+  if (t == "double" || t == "long int" || t == "long" || t == "int64_t" || t == "c10::complex<float>")
+    return DataType::fp64;  // 8-byte elements
+  if (t == "int" || t == "unsigned int") return DataType::fp32;  // 4-byte elements
+  if (t == "short" || t == "c10::complex<c10::Half>") return DataType::fp16;
+  if (t.find("Float8") != std::string::npos) return DataType::fp8;
+  if (t == "bool" || t == "unsigned char" || t == "signed char" || t == "char") return DataType::int8;
+  return std::nullopt;
+}
+
+double input_bytes(const CpuOp& op) {
+  double total = 0;
+  for (const auto& in : op.inputs) {
+    const auto t = torch_dtype(in.type);
+    const double e = t ? bytes_per_element(*t) : 4.0;
+    for (const auto& s : in.shapes) total += e * double(numel(s));
+  }
+  return total;
+}
+
+std::optional<wl::Op> recognize_op(const CpuOp& op, const std::string& kernel) {
+  if (!op.has_shapes) return std::nullopt;
+  const std::string n = short_name(op.name);
+  if (auto r = recognize_gemm(n, op, kernel)) return r;
+  if (auto r = recognize_attention(n, op)) return r;
+  if (auto r = recognize_norm_softmax(n, op)) return r;
+  if (auto r = recognize_conv(n, op)) return r;
+  if (auto r = recognize_batch_norm(n, op)) return r;
+  if (auto r = recognize_embedding(n, op)) return r;
+  if (auto r = recognize_optimizer(n, op, kernel)) return r;
+  // Ops that launch library kernels are recognized above or not at all.
+  const std::string family = kernel_family(kernel);
+  if (family == "gemm" || family == "attention" || family == "conv") return std::nullopt;
+  return recognize_pointwise(n, op, kernel);
+}
+
+bool foreach_without_sizes(const CpuOp& op) {
+  const std::string n = short_name(op.name);
+  if (n.rfind("_foreach_", 0) != 0 && n != "_fused_adamw_" && n != "_fused_adam_" &&
+      n != "_amp_foreach_non_finite_check_and_unscale_")
+    return false;
+  for (const auto& in : op.inputs)
+    if (in.is_list && !in.shapes.empty()) return false;
+  return true;
+}
+
+std::string kernel_family(const std::string& k) {
+  std::string s(k);
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (has(s, "memcpy")) return "copy";
+  if (has(s, "memset")) return "memset";
+  if (has(s, "flash") || has(s, "fmha") || has(s, "attention") || has(s, "attn") || has(s, "sdpa") ||
+      has(s, "dot_do_o") || has(s, "convert_dq"))
+    return "attention";
+  if (has(s, "conv") || has(s, "implicit_gemm") || has(s, "wgrad") || has(s, "dgrad") || has(s, "fprop"))
+    return "conv";
+  if (has(s, "gemm") || has(s, "cutlass") || has(s, "wgmma") || has(s, "xmma") || has(s, "s16816") ||
+      has(s, "s1688") || has(s, "cublas") || has(s, "gemv") || has(s, "nvjet"))
+    return "gemm";
+  if (has(s, "layer_norm") || has(s, "layernorm") || has(s, "rms_norm") || has(s, "rmsnorm")) return "norm";
+  if (has(s, "softmax")) return "softmax";
+  if (has(s, "multi_tensor_apply") || has(s, "adam") || has(s, "foreach")) return "optimizer";
+  if (has(s, "embedding") || has(s, "index_select") || has(s, "indexselect")) return "embedding";
+  if (has(s, "reduce_kernel") || has(s, "reduction")) return "reduce";
+  if (has(s, "elementwise") || has(s, "vectorized") || has(s, "pointwise") || has(s, "triton_poi") ||
+      has(s, "catarraybatchedcopy"))
+    return "elementwise";
+  if (has(s, "triton_red") || has(s, "triton_per")) return "reduce";
+  return "other";
+}
+
+std::optional<DataType> kernel_dtype(const std::string& k) {
+  std::string s(k);
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (has(s, "e4m3") || has(s, "e5m2") || has(s, "fp8")) return DataType::fp8;
+  if (has(s, "bf16") || has(s, "bfloat16")) return DataType::bf16;
+  if (has(s, "f16") || has(s, "fp16") || has(s, "half") || has(s, "h1688") || has(s, "h16816")) return DataType::fp16;
+  if (has(s, "tf32")) return DataType::tf32;
+  if (has(s, "sgemm") || has(s, "f32f32")) return DataType::fp32;
+  return std::nullopt;
+}
+
+}  // namespace gpucast::trace

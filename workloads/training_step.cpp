@@ -1,0 +1,505 @@
+#include "workloads/training_step.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "common/errors.h"
+#include "workloads/kernel_sequence.h"
+
+namespace gpucast::wl {
+namespace {
+
+using HC = HostCategory;
+constexpr double kChunk = 65536;  // multi_tensor_apply chunk size (elements)
+constexpr int kMaxBlocks = 320;   // blocks per multi_tensor_apply launch
+constexpr int kMaxTensors[5] = {110, 64, 48, 36, 30};
+
+class StepBuilder {
+ public:
+  StepBuilder(const TransformerConfig& c, const GenerateOptions& o)
+      : c_(c),
+        o_(o),
+        T_(double(o.batch) * double(o.seq)),
+        d_(double(c.d_model)),
+        hd_(double(c.head_dim())),
+        q_(double(c.heads) * hd_),
+        kv_(double(c.kv_heads) * hd_),
+        ffn_(double(c.ffn)),
+        V_(double(c.vocab)) {
+    switch (o.precision) {
+      case Precision::amp:
+        P_ = DataType::fp32, C_ = DataType::bf16, R_ = DataType::fp32;
+        break;
+      case Precision::fp16:
+        P_ = C_ = R_ = DataType::fp16;
+        break;
+      case Precision::fp32:
+        P_ = C_ = R_ = DataType::fp32;
+        break;
+      default:
+        P_ = C_ = R_ = DataType::bf16;
+        break;
+    }
+    amp_ = o.precision == Precision::amp;
+  }
+
+  // ---- host annotations -------------------------------------------------------------------------
+  void module(double n = 1) { pending_.add(HC::module_call, n); }
+  void dispatch(double n = 1) { pending_.add(HC::op_dispatch, n); }  // aten ops that launch nothing
+  void node(double n = 1) { pending_.add(HC::autograd_node, n); }    // backward nodes that launch nothing
+
+  // A forward kernel: one aten op from Python and its launch.
+  void fwd(const std::string& name, Op op, bool library = false) {
+    pending_.add(HC::op_dispatch).add(HC::launch);
+    if (library) pending_.add(HC::library_call);
+    emit(name, std::move(op));
+  }
+  // A backward kernel run by the autograd engine; `new_node`: it starts a new backward node.
+  void bwd(const std::string& name, Op op, bool new_node = true, bool library = false) {
+    if (new_node) pending_.add(HC::autograd_node);
+    pending_.add(HC::launch);
+    if (library) pending_.add(HC::library_call);
+    emit(name, std::move(op));
+  }
+
+  // ---- op shapes ----------------------------------------------------------------------------------
+  static Op ew(double n, DataType in, DataType out, int inputs = 1, double flops = 1,
+               bool contiguous = true) {
+    ElementwiseOp e;
+    e.elements = Count(std::llround(std::max(1.0, n)));
+    e.dtype = in;
+    e.out_dtype = out;
+    e.inputs = inputs;
+    e.flops_per_element = flops;
+    e.contiguous = contiguous;
+    return e;
+  }
+  static Op reduce(double rows, double cols, DataType t) {
+    return RowOp{RowOpKind::reduce, Count(std::llround(std::max(1.0, rows))),
+                 Count(std::llround(std::max(1.0, cols))), t};
+  }
+  static Op mm(double m, double n, double k, DataType t) {
+    return GemmOp{Count(std::llround(m)), Count(std::llround(n)), Count(std::llround(k)), 1, t, t};
+  }
+  // x.to(to): a kernel when the type changes, else only the call.
+  void cast(const std::string& name, double n, DataType from, DataType to, bool backward = false) {
+    if (from == to) {
+      backward ? node() : dispatch();
+      return;
+    }
+    backward ? bwd(name, ew(n, from, to, 1, 0)) : fwd(name, ew(n, from, to, 1, 0));
+  }
+
+  // ---- forward ----------------------------------------------------------------------------------
+  void rmsnorm(const std::string& p) {
+    const double n = T_ * d_;
+    module();
+    cast(p + "float", n, R_, DataType::fp32);
+    fwd(p + "pow", ew(n, DataType::fp32, DataType::fp32));
+    fwd(p + "mean", reduce(T_, d_, DataType::fp32));
+    fwd(p + "add_eps", ew(T_, DataType::fp32, DataType::fp32));
+    fwd(p + "rsqrt", ew(T_, DataType::fp32, DataType::fp32, 1, 4));
+    fwd(p + "mul", ew(n, DataType::fp32, DataType::fp32, 2));
+    cast(p + "to_dtype", n, DataType::fp32, R_);
+    fwd(p + "weight_mul", ew(n, R_, R_, 2));
+  }
+  // nn.Linear under autocast: the input cast (when not already 16-bit), the weight cast, the GEMM.
+  void linear(const std::string& name, double in, double out, DataType x) {
+    module();
+    if (amp_) {
+      cast(name + ".cast_in", T_ * in, x, C_);
+      fwd(name + ".cast_w", ew(in * out, P_, C_, 1, 0));
+    }
+    fwd(name, mm(T_, out, in, C_), true);
+  }
+  void rope(const std::string& p, const std::string& which, double width) {
+    const double n = T_ * width;
+    fwd(p + "rope_" + which + "_mul_cos", ew(n, C_, C_, 2));
+    dispatch();  // chunk
+    fwd(p + "rope_" + which + "_neg", ew(n / 2, C_, C_, 1, 1, false));
+    fwd(p + "rope_" + which + "_cat", ew(n, C_, C_, 1, 0, false));
+    fwd(p + "rope_" + which + "_mul_sin", ew(n, C_, C_, 2));
+    fwd(p + "rope_" + which + "_add", ew(n, C_, C_, 2));
+  }
+  void attention_forward(const std::string& p) {
+    module();  // Attention
+    for (const auto& [name, width] :
+         {std::pair<const char*, double>{"q_proj", q_}, {"k_proj", kv_}, {"v_proj", kv_}}) {
+      linear(p + name, d_, width, R_);
+      dispatch(2);  // view, transpose
+    }
+    dispatch(4);  // cos[:s], sin[:s] and their [None, None]
+    const double table = double(o_.seq) * hd_;
+    cast(p + "rope_cos_to", table, DataType::fp32, C_);
+    cast(p + "rope_sin_to", table, DataType::fp32, C_);
+    rope(p, "q", q_);
+    rope(p, "k", kv_);
+    if (c_.kv_heads < c_.heads) {
+      dispatch(2);  // expand
+      fwd(p + "repeat_kv_k", ew(T_ * q_, C_, C_, 1, 0, false));
+      fwd(p + "repeat_kv_v", ew(T_ * q_, C_, C_, 1, 0, false));
+    }
+    fwd(p + "sdpa", attention_op(false), true);
+    dispatch();  // transpose
+    fwd(p + "attn_out_reshape", ew(T_ * q_, C_, C_, 1, 0, false));
+    linear(p + "o_proj", q_, d_, C_);
+  }
+  void layer_forward(int l) {
+    const std::string p = "l" + std::to_string(l) + ".";
+    module();  // Block
+    rmsnorm(p + "input_norm.");
+    attention_forward(p);
+    fwd(p + "residual1", ew(T_ * d_, R_, R_, 2));
+    rmsnorm(p + "post_norm.");
+    module();  // MLP
+    linear(p + "gate_proj", d_, ffn_, R_);
+    linear(p + "up_proj", d_, ffn_, R_);
+    fwd(p + "silu", ew(T_ * ffn_, C_, C_, 1, 4));
+    fwd(p + "silu_mul", ew(T_ * ffn_, C_, C_, 2));
+    linear(p + "down_proj", ffn_, d_, C_);
+    fwd(p + "residual2", ew(T_ * d_, R_, R_, 2));
+  }
+  void forward(const std::string& micro) {
+    k_.scope(micro);
+    module();  // the model
+    fwd("embed", EmbeddingOp{c_.vocab, c_.d_model, Count(T_), P_}, true);
+    for (int l = 0; l < c_.layers; ++l) {
+      k_.scope(micro);
+      layer_forward(l);
+    }
+    k_.scope(micro);
+    rmsnorm("final_norm.");
+    linear("lm_head", d_, V_, R_);
+    if (o_.mode != Mode::train) return;  // a forward returning every position's logits
+    // F.cross_entropy: autocast runs it in fp32 (the logits' upcast), pure 16-bit in the logits' type.
+    dispatch(2);  // views
+    cast("logits_to_fp32", T_ * V_, C_, L());
+    fwd("log_softmax", RowOp{RowOpKind::softmax, Count(T_), Count(V_), L()});
+    fwd("nll_loss", reduce(1, T_, L()));
+    if (o_.grad_accum > 1) fwd("loss_div_accum", ew(1, L(), L()));
+  }
+
+  // ---- backward ---------------------------------------------------------------------------------
+  void linear_backward(const std::string& name, double in, double out, DataType x) {
+    bwd(name + ".dgrad", mm(T_, in, out, C_), true, true);
+    bwd(name + ".wgrad", mm(out, in, T_, C_), false, true);
+    if (amp_) {
+      bwd(name + ".wgrad_to_fp32", ew(in * out, C_, P_, 1, 0));  // ToCopyBackward of the weight cast
+      cast(name + ".dgrad_to_input", T_ * in, C_, x, true);
+    }
+    accumulate_grad(name, in * out);
+  }
+  void accumulate_grad(const std::string& name, double numel) {
+    if (micro_ == 0) {
+      node();  // AccumulateGrad: the first micro-step's gradient becomes .grad (set_to_none)
+    } else {
+      bwd(name + ".grad_accumulate", ew(numel, P_, P_, 2));
+    }
+  }
+  void rmsnorm_backward(const std::string& p) {
+    const double n = T_ * d_;
+    bwd(p + "weight_mul_grad_x", ew(n, R_, R_, 2));
+    bwd(p + "weight_mul_grad_w", ew(n, R_, DataType::fp32, 2), false);
+    bwd(p + "weight_grad_sum", reduce(d_, T_, DataType::fp32), false);
+    accumulate_grad(p + "weight", d_);
+    cast(p + "to_dtype_grad", n, R_, DataType::fp32, true);
+    bwd(p + "mul_grad_h", ew(n, DataType::fp32, DataType::fp32, 2));
+    bwd(p + "mul_grad_r", ew(n, DataType::fp32, DataType::fp32, 2), false);
+    bwd(p + "mul_grad_r_sum", reduce(T_, d_, DataType::fp32), false);
+    bwd(p + "rsqrt_grad", ew(T_, DataType::fp32, DataType::fp32, 2, 3));
+    node();  // add eps
+    bwd(p + "mean_grad", ew(n, DataType::fp32, DataType::fp32, 1));
+    bwd(p + "pow_grad", ew(n, DataType::fp32, DataType::fp32, 1));
+    bwd(p + "pow_grad_mul", ew(n, DataType::fp32, DataType::fp32, 2), false);
+    bwd(p + "grad_accumulate", ew(n, DataType::fp32, DataType::fp32, 2));
+    cast(p + "float_grad", n, DataType::fp32, R_, true);
+  }
+  void rope_backward(const std::string& p, const std::string& which, double width) {
+    const double n = T_ * width;
+    bwd(p + "rope_" + which + "_mul_sin_grad", ew(n, C_, C_, 2));
+    node();  // cat
+    bwd(p + "rope_" + which + "_neg_grad", ew(n / 2, C_, C_, 1, 1, false));
+    bwd(p + "rope_" + which + "_unchunk", ew(n, C_, C_, 1, 0, false));
+    bwd(p + "rope_" + which + "_mul_cos_grad", ew(n, C_, C_, 2));
+    bwd(p + "rope_" + which + "_grad_accumulate", ew(n, C_, C_, 2));
+  }
+  void layer_backward(int l) {
+    const std::string p = "l" + std::to_string(l) + ".bwd.";
+    const double n = T_ * d_;
+    if (amp_) bwd(p + "residual2_grad_to_bf16", ew(n, R_, C_, 1, 0));
+    linear_backward(p + "down_proj", ffn_, d_, C_);
+    bwd(p + "silu_mul_grad_a", ew(T_ * ffn_, C_, C_, 2));
+    bwd(p + "silu_mul_grad_b", ew(T_ * ffn_, C_, C_, 2), false);
+    bwd(p + "silu_grad", ew(T_ * ffn_, C_, C_, 2, 5));
+    linear_backward(p + "up_proj", d_, ffn_, R_);
+    linear_backward(p + "gate_proj", d_, ffn_, R_);
+    bwd(p + "mlp_in_grad_accumulate", ew(n, R_, R_, 2));
+    rmsnorm_backward(p + "post_norm.");
+    bwd(p + "residual_grad_accumulate1", ew(n, R_, R_, 2));
+    if (amp_) bwd(p + "residual1_grad_to_bf16", ew(n, R_, C_, 1, 0));
+    linear_backward(p + "o_proj", q_, d_, C_);
+    node();  // reshape
+    bwd(p + "attn_out_grad_contiguous", ew(T_ * q_, C_, C_, 1, 0, false));
+    bwd(p + "sdpa_grad", attention_op(true), true, true);
+    if (c_.kv_heads < c_.heads) {
+      bwd(p + "repeat_kv_k_grad", reduce(T_ * kv_, double(c_.heads / c_.kv_heads), C_));
+      bwd(p + "repeat_kv_v_grad", reduce(T_ * kv_, double(c_.heads / c_.kv_heads), C_));
+    }
+    rope_backward(p, "q", q_);
+    rope_backward(p, "k", kv_);
+    node(6);  // views and transposes of q, k, v
+    linear_backward(p + "v_proj", d_, kv_, R_);
+    linear_backward(p + "k_proj", d_, kv_, R_);
+    linear_backward(p + "q_proj", d_, q_, R_);
+    bwd(p + "qkv_in_grad_accumulate", ew(n, R_, R_, 3));
+    rmsnorm_backward(p + "input_norm.");
+    bwd(p + "residual_grad_accumulate2", ew(n, R_, R_, 2));
+  }
+  void backward(const std::string& micro) {
+    k_.scope(micro);
+    bwd("loss_grad_ones", ew(1, L(), L(), 0));
+    if (o_.grad_accum > 1) bwd("loss_div_grad", ew(1, L(), L()));
+    bwd("nll_loss_grad_zero", ew(T_ * V_, L(), L(), 0));
+    bwd("nll_loss_grad", ew(T_, L(), L()), false);
+    bwd("log_softmax_grad", ew(T_ * V_, L(), L(), 2, 3));
+    cast("logits_grad_to_bf16", T_ * V_, L(), C_, true);
+    linear_backward("lm_head", d_, V_, R_);
+    rmsnorm_backward("final_norm.");
+    for (int l = c_.layers - 1; l >= 0; --l) {
+      k_.scope(micro);
+      layer_backward(l);
+    }
+    k_.scope(micro);
+    // embedding_dense_backward: zeroed weight gradient, sort the indices, segment offsets, per-
+    // segment sums, scatter into the weight rows.
+    bwd("embed_grad_zero", ew(V_ * d_, P_, P_, 0));
+    for (int i = 0; i < 6; ++i)
+      bwd("embed_grad_sort" + std::to_string(i), ew(2 * T_, DataType::fp32, DataType::fp32, 2), false);
+    for (int i = 0; i < 4; ++i)
+      bwd("embed_grad_segments" + std::to_string(i), ew(T_, DataType::fp32, DataType::fp32, 2), false);
+    bwd("embed_grad_segment_sums", ew(T_ * d_, C_, DataType::fp32, 1), false);
+    bwd("embed_grad_scatter", ew(T_ * d_, DataType::fp32, P_, 1), false);
+    accumulate_grad("embed", V_ * d_);
+  }
+
+  // ---- optimizer --------------------------------------------------------------------------------
+  // One foreach op over the parameter lists: its launches, its host work (the op from Python and
+  // its per-tensor list handling).
+  void foreach_op(const std::string& name, int depth, int inputs, int outputs, DataType t, double flops) {
+    pending_.add(HC::op_dispatch).add(HC::foreach_tensor, double(numels_.size()));
+    const auto launches = multi_tensor_launches(numels_, depth);
+    for (size_t i = 0; i < launches.size(); ++i) {
+      ElementwiseOp e;
+      e.elements = Count(std::llround(launches[i]));
+      e.dtype = e.out_dtype = t;
+      e.inputs = inputs;
+      e.outputs = outputs;
+      e.flops_per_element = flops;
+      pending_.add(HC::launch);
+      emit("opt." + name + "#" + std::to_string(i), e);
+    }
+  }
+  void clip_grad() {
+    k_.scope("clip_grad.");
+    dispatch(2);
+    foreach_op("foreach_norm", 1, 1, 0, P_, 2);
+    fwd("norms_stack", ew(double(numels_.size()), DataType::fp32, DataType::fp32));
+    fwd("total_norm", reduce(1, double(numels_.size()), DataType::fp32));
+    fwd("clip_coef", ew(1, DataType::fp32, DataType::fp32, 1, 2));
+    fwd("clip_coef_clamp", ew(1, DataType::fp32, DataType::fp32));
+    foreach_op("foreach_mul_grads", 1, 2, 1, P_, 1);
+  }
+  void optimizer() {
+    k_.scope("");
+    const double n = double(numels_.size());
+    const DataType s = P_;  // optimizer states follow the parameters (fp32 masters under amp)
+    pending_.add(HC::optimizer_step);
+    switch (o_.optimizer) {
+      case Optimizer::adamw:
+        pending_.add(HC::optimizer_param, n);
+        foreach_op("weight_decay_mul", 1, 1, 1, s, 1);
+        foreach_op("exp_avg_lerp", 2, 2, 1, s, 3);
+        foreach_op("exp_avg_sq_mul", 1, 1, 1, s, 1);
+        foreach_op("exp_avg_sq_addcmul", 3, 2, 1, s, 3);
+        foreach_op("denom_sqrt", 2, 1, 1, s, 4);
+        foreach_op("denom_div", 1, 1, 1, s, 1);
+        foreach_op("denom_add_eps", 1, 1, 1, s, 1);
+        foreach_op("param_addcdiv", 3, 3, 1, s, 3);
+        break;
+      case Optimizer::adamw_fused: {
+        pending_.add(HC::fused_tensor, n).add(HC::op_dispatch);
+        const auto launches = multi_tensor_launches(numels_, 4);
+        for (size_t i = 0; i < launches.size(); ++i) {
+          ElementwiseOp e;
+          e.elements = Count(std::llround(launches[i]));
+          e.dtype = e.out_dtype = s;
+          e.inputs = 4;
+          e.outputs = 3;
+          e.flops_per_element = 15;
+          pending_.add(HC::launch);
+          emit("opt.fused_adamw#" + std::to_string(i), e);
+        }
+        break;
+      }
+      case Optimizer::sgd:
+        pending_.add(HC::optimizer_param, n / 2);
+        foreach_op("sgd_add", 2, 2, 1, s, 2);
+        break;
+    }
+    // zero_grad(set_to_none=True) launches nothing.
+  }
+
+  void set_micro(int m) { micro_ = m; }
+  std::vector<Kernel> take() { return k_.take(); }
+  DataType param_type() const { return P_; }
+  DataType compute_type() const { return C_; }
+  DataType residual_type() const { return R_; }
+
+ private:
+  DataType L() const { return amp_ || C_ == DataType::fp32 ? DataType::fp32 : C_; }  // loss math type
+  Op attention_op(bool backward) const {
+    AttentionOp a;
+    a.batch = o_.batch;
+    a.heads = c_.heads;
+    a.kv_heads = c_.heads;  // after repeat_kv, SDPA sees as many K/V heads as queries
+    a.seq_q = a.seq_kv = o_.seq;
+    a.head_dim = c_.head_dim();
+    a.causal = true;
+    a.dtype = C_;
+    a.backward = backward;
+    return a;
+  }
+  void emit(const std::string& name, Op op) {
+    k_.add(name, std::move(op));
+    auto kernels = k_.take();
+    kernels.back().host = pending_;
+    pending_ = HostWork{};
+    for (auto& k : kernels) out_.push_back(std::move(k));
+    // KernelSequence keeps names unique within what it holds; keep ours unique across takes.
+    auto& last = out_.back();
+    if (!names_.insert(last.name).second) {
+      last.name += "#" + std::to_string(out_.size());
+      names_.insert(last.name);
+    }
+  }
+
+ public:
+  std::vector<double> numels_;
+  std::vector<Kernel> out_;
+
+ private:
+  const TransformerConfig& c_;
+  const GenerateOptions& o_;
+  double T_, d_, hd_, q_, kv_, ffn_, V_;
+  DataType P_ = DataType::bf16, C_ = DataType::bf16, R_ = DataType::bf16;
+  bool amp_ = false;
+  int micro_ = 0;
+  HostWork pending_;
+  KernelSequence k_;
+  std::set<std::string> names_;
+};
+
+}  // namespace
+
+std::vector<double> multi_tensor_launches(const std::vector<double>& numels, int depth) {
+  const int max_tensors = kMaxTensors[std::clamp(depth, 1, 5) - 1];
+  std::vector<double> out;
+  double elements = 0;
+  int tensors = 0, blocks = 0;
+  for (size_t t = 0; t < numels.size(); ++t) {
+    const double n = numels[t];
+    const long chunks = std::max(1L, long(std::ceil(n / kChunk)));
+    ++tensors;
+    for (long ch = 0; ch < chunks; ++ch) {
+      elements += std::min(kChunk, n - double(ch) * kChunk);
+      ++blocks;
+      const bool tensors_full = tensors == max_tensors && ch == chunks - 1;
+      const bool blocks_full = blocks == kMaxBlocks;
+      const bool last = t == numels.size() - 1 && ch == chunks - 1;
+      if (tensors_full || blocks_full || last) {
+        out.push_back(elements);
+        elements = 0;
+        blocks = 0;
+        tensors = ch == chunks - 1 ? 0 : 1;
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<double> llama_parameter_numels(const TransformerConfig& c) {
+  const double d = double(c.d_model), q = double(c.heads) * c.head_dim(),
+               kv = double(c.kv_heads) * c.head_dim();
+  const double ffn = double(c.ffn), v = double(c.vocab);
+  std::vector<double> out{v * d};
+  for (int l = 0; l < c.layers; ++l)
+    for (double n : {d, d * q, d * kv, d * kv, q * d, d, d * ffn, d * ffn, ffn * d}) out.push_back(n);
+  out.push_back(d);
+  if (!c.tied_embeddings) out.push_back(v * d);
+  return out;
+}
+
+GeneratedModel generate_training_step(const TransformerConfig& c, const GenerateOptions& o) {
+  if (!c.decoder || !c.rope || !c.swiglu || !c.rmsnorm)
+    throw InputError(SourceLocation{"--precision"}, "precision",
+                     c.name +
+                         ": the PyTorch training step (--precision) is built for Llama-style decoders "
+                         "(RoPE, SwiGLU, RMSNorm); use --dtype for other models");
+  if (o.mode != Mode::train && o.mode != Mode::prefill)
+    throw InputError(SourceLocation{"--precision"}, "precision", "goes with --mode train or prefill");
+  StepBuilder b(c, o);
+  b.numels_ = llama_parameter_numels(c);
+  const bool train = o.mode == Mode::train;
+  for (int m = 0; m < (train ? o.grad_accum : 0); ++m) {
+    b.set_micro(m);
+    const std::string micro = o.grad_accum > 1 ? "m" + std::to_string(m) + "." : "";
+    b.forward(micro);
+    b.backward(micro);
+  }
+  if (!train) b.forward("");
+  if (train && o.clip_grad) b.clip_grad();
+  if (train) b.optimizer();
+
+  GeneratedModel out{Workload{}, 0, 0, 0, true, {}};
+  double params = 0;
+  for (double n : b.numels_) params += n;
+  out.parameters = params;
+  const double T = double(o.batch) * double(o.seq);
+  out.items = T * (train ? o.grad_accum : 1);
+  const double matmul_params = params - double(c.vocab) * c.d_model;  // the embedding gathers
+  const double attention = 4.0 * c.layers * double(o.seq) * c.heads * c.head_dim() * 0.5;
+  out.useful_flops = (train ? 3 : 1) * (2 * matmul_params + attention) * out.items;
+
+  // Memory, bytes.
+  const double p = bytes_per_element(b.param_type()), e = bytes_per_element(b.compute_type());
+  const double r = bytes_per_element(b.residual_type());
+  auto& mem = out.memory;
+  mem.weights = params * p;
+  if (o.precision == Precision::amp)
+    mem.weights += (params - double(c.vocab) * c.d_model) * e;  // autocast copies
+  mem.gradients = train ? params * p : 0;
+  const double states = o.optimizer == Optimizer::sgd ? 0 : 2;
+  // foreach AdamW also holds the denominator list (one state's size) during the step.
+  mem.optimizer = train ? params * p * (states + (o.optimizer == Optimizer::adamw ? 1 : 0)) : 0;
+  const double d = double(c.d_model), ffn = double(c.ffn), q = double(c.heads) * c.head_dim();
+  const double kv = double(c.kv_heads) * c.head_dim();
+  // Saved per token and layer: norm inputs and fp32 internals, the casts and projections, RoPE
+  // pieces, repeated K/V, attention output, the MLP's gate, up, activation and product.
+  const double per_token_layer = 2 * d * r + 2 * 2 * d * 4 + (o.precision == Precision::amp ? 5 * d * e : 0) +
+                                 (q + 2 * kv) * e * 2 + 2 * q * e + 2 * q * e + 4 * ffn * e;
+  mem.activations = train ? per_token_layer * T * c.layers : 2 * T * std::max(2 * ffn, 3 * d) * e;
+  const double loss_bytes = o.precision == Precision::amp ? 4 : e;
+  mem.activations += T * double(c.vocab) * (e + 2 * loss_bytes);  // logits, fp32 copy, its gradient
+  mem.workspace = 0.5e9 + 64e6;
+
+  std::string name = c.name + (train ? "-train-" : "-forward-") + std::string(precision_name(o.precision)) +
+                     "-" + std::string(optimizer_name(o.optimizer)) + "-b" + std::to_string(o.batch) + "-s" +
+                     std::to_string(o.seq);
+  if (o.grad_accum > 1) name += "-ga" + std::to_string(o.grad_accum);
+  if (o.clip_grad) name += "-clip";
+  out.workload = Workload::build(name, o.launch, std::move(b.out_));
+  return out;
+}
+
+}  // namespace gpucast::wl
