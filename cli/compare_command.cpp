@@ -228,7 +228,7 @@ void add_compare_command(CLI::App& app, AppContext& ctx) {
       int gpus_used = 1;
       if (system) gpus_used = source.model ? source.options.parallel.world() : system->total_gpus();
       std::optional<sim::Simulator> simulator;
-      if (system) simulator.emplace(*system);
+      if (system) simulator.emplace(*system, host);
       else simulator.emplace(gpu, host);
       std::optional<sim::Prediction> prediction;
       try {
