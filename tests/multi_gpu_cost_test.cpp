@@ -96,3 +96,13 @@ SCENARIO("a prediction on a system charges the host given with --host or --set h
   CHECK(slow_us >= 200.0 * kernels);
   CHECK(slow_us > default_us);
 }
+
+SCENARIO("compare takes NxGPU shorthands and system ids beside GPU names, and a system as baseline") {
+  const auto r = run_gpucast({"compare", "--gpus", "8xh100-sxm,hgx-h200", "--baseline", "hgx-h200", "--model",
+                              "llama-3-70b", "--mode", "decode", "--tp", "8", "--format", "json"});
+  REQUIRE(r.exit_code == 0);
+  (void)reports::Json::parse(r.out, "compare json");  // well-formed
+  CHECK(r.out.find("8xh100-sxm") != std::string::npos);
+  CHECK(r.out.find("hgx-h200") != std::string::npos);
+  CHECK_THAT(r.err, !Catch::Contains("unknown GPU"));
+}
