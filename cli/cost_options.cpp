@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "common/errors.h"
+#include "models/cost/multi_gpu.h"
 #include "models/cost/price_age.h"
 #include "reports/json.h"
 #include "reports/units.h"
@@ -75,6 +76,19 @@ void add_warnings(reports::Report& report, const std::vector<std::string>& warni
   }
   if (!warnings.empty()) report.sections.push_back({"Warnings", text, std::nullopt});
   if (report.json.is_object()) report.json.set("warnings", list);
+}
+
+void scale_to_gpus(ResolvedCost& rc, const CostFlags& f, int gpus, const hw::SystemSpec& system) {
+  const bool whole = gpus == system.total_gpus();
+  const bool priced = whole && system.price_usd && !f.gpu_usd && !f.desktop_usd;
+  rc.inputs = models::cost::for_gpus(rc.inputs, gpus, priced ? system.price_usd : std::nullopt);
+  rc.gpus = gpus;
+  rc.shown.insert(rc.shown.begin(),
+                  {"GPUs", std::to_string(gpus) + " of " + std::to_string(system.total_gpus()),
+                   "system " + system.id + ": purchase, power and rent x " + std::to_string(gpus)});
+  if (priced)
+    rc.shown.insert(rc.shown.begin() + 1,
+                    {"system price", reports::usd(*system.price_usd), "system " + system.id + ": price_usd"});
 }
 
 ResolvedCost resolve_cost(const CostFlags& f, const hw::GpuSpec* gpu) {

@@ -14,7 +14,10 @@ Simulator::Simulator(device::Device gpu)
 
 Simulator::Simulator(device::Device gpu, hw::HostSpec host) : predictor_(std::move(gpu)), host_(std::move(host)) {}
 
-Simulator::Simulator(const hw::SystemSpec& system) : predictor_(system) {}
+Simulator::Simulator(const hw::SystemSpec& system)
+    : predictor_(system), host_(host_from_launch(predictor_.device().launch(), predictor_.device().id())) {}
+
+Simulator::Simulator(const hw::SystemSpec& system, hw::HostSpec host) : predictor_(system), host_(std::move(host)) {}
 
 Prediction Simulator::predict(const wl::Workload& w) {
   Prediction p;
