@@ -69,7 +69,10 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& 
   } else {
     g.k = channels * double(c.r) * double(c.s);
     g.a_unique_bytes = n * double(c.h) * double(c.w) * channels * e;
-    g.efficiency = choice.tensor ? kImplicitGemmEfficiency : kSimtImplicitGemmEfficiency;
+    // The fused Winograd kernel gathers no im2col operand (it transforms whole input tiles), so the
+    // FMA path's address-generation share does not apply to it.
+    const bool simt_gather = !choice.tensor && choice.algorithm != ConvAlgorithm::winograd;
+    g.efficiency = simt_gather ? kSimtImplicitGemmEfficiency : kImplicitGemmEfficiency;
     // The K loop steps through taps; each step is a full K tile (tensor cores) or channel vector
     // (FMA) wide even when a tap has fewer channels.
     const double tk = !choice.tensor ? kSimtChannelVector
