@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "models/op_model.h"
+#include "sim/op_predictor.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
@@ -56,4 +57,22 @@ SCENARIO("an FMA implicit GEMM sustains one share of the FP32 GEMM rate, the sam
   const double seven_share = conv_kernel(stem(64), gpu).pipe_efficiency / gemm;
   CHECK(seven_share < 1);
   CHECK(conv_kernel(three, gpu).pipe_efficiency / gemm == Approx(seven_share));
+}
+
+SCENARIO("on Hopper an FP32 3x3 convolution with TF32 off is no faster than its im2col GEMM") {
+  // cuDNN runs an implicit GEMM there, not Winograd: the convolution pays the GEMM's FLOPs and more.
+  sim::OpPredictor p(test::gpu_builder{}.build());
+  auto three = stem(256);
+  three.n = 32;
+  three.h = three.w = 14;
+  three.k = 256;
+  three.r = three.s = 3;
+  three.stride = 1;
+  three.pad = 1;
+  wl::GemmOp g;
+  g.m = 32 * 14 * 14;
+  g.n = 256;
+  g.k = 256 * 9;
+  g.dtype = g.out_dtype = DataType::fp32;
+  CHECK(p.predict(three).duration_us >= p.predict(g).duration_us);
 }
