@@ -68,6 +68,7 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& 
     g.k = channels;
   } else {
     g.k = channels * double(c.r) * double(c.s);
+    g.cluster_multicast = false;
     g.a_unique_bytes = n * double(c.h) * double(c.w) * channels * e;
     // The fused Winograd kernel gathers no im2col operand (it transforms whole input tiles), so the
     // FMA path's address-generation share does not apply to it.

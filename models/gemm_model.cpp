@@ -177,7 +177,8 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
       const double out_tile_bytes = t.tm * t.tn * (split > 1 ? 4.0 : e_out);
       // On Hopper and later, large tensor-core tiles run as 2-CTA clusters that multicast the A
       // tile to both CTAs (thread-block clusters do not exist before compute capability 9).
-      const double a_share = tensor && !warp_mma && area >= kLargeTileArea && gpu.cc_major() >= 9 ? 0.5 : 1.0;
+      const double a_share =
+          tensor && !warp_mma && g.cluster_multicast && area >= kLargeTileArea && gpu.cc_major() >= 9 ? 0.5 : 1.0;
       k.l2_bytes = (a_share * t.tm + t.tn) * k_exec * e_in + out_tile_bytes;
       const double concurrent = std::min(blocks, double(sms));
       double dram = gemm_dram_bytes(g, t.tm, t.tn, concurrent / split, l2_reuse_bytes);

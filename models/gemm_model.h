@@ -23,6 +23,10 @@ struct GemmShape {
   // thread-block-cluster multicast, no wgmma 64-row minimum; on Hopper the mma_sync pipe. cuDNN
   // runs these for convolutions the sm90 kernels do not cover (few input channels).
   bool warp_mma = false;
+  // Large tensor-core tiles run as 2-CTA clusters that multicast the A tile (cuBLAS's nvjet kernels
+  // name their cluster shape). cuDNN's implicit-GEMM convolution kernels name none
+  // (sm90_xmma_fprop_implicit_gemm_..._warpgroupsize1x1x1_g1_...): every CTA loads its own A tile.
+  bool cluster_multicast = true;
 };
 
 // Bytes a tiled GEMM moves through DRAM when `concurrent` tiles of tm x tn run at once and share

@@ -48,3 +48,18 @@ SCENARIO("a 3-channel 3x3 filter executes nine whole K steps, as a 32-channel on
   const auto wide = models::plan_op(conv(32, 3), gpu).front().kernels.back();
   CHECK(narrow.pipe_flops == Approx(wide.pipe_flops));
 }
+
+SCENARIO("an implicit-GEMM convolution's large tiles load their own A tile; a GEMM's clusters share it") {
+  // cuDNN's sm90 convolution kernels run no thread-block clusters, so a 256x128 tile reads all 256
+  // rows of A per K step, where cuBLAS's 2-CTA cluster multicasts half of them.
+  const device::Device gpu = test::gpu_builder{}.build();
+  wl::GemmOp g;
+  g.m = 32 * 56 * 56;
+  g.n = 256;
+  g.k = 64 * 9;
+  g.dtype = g.out_dtype = DataType::bf16;
+  const auto conv_kernel = models::plan_op(conv(64, 3), gpu).front().kernels.back();
+  const auto gemm_kernel = models::plan_op(g, gpu).front().kernels.back();
+  REQUIRE(conv_kernel.name == gemm_kernel.name);  // the same tile, the same executed K
+  CHECK(conv_kernel.l2_bytes - gemm_kernel.l2_bytes == Approx(0.5 * 256 * 576 * 2));
+}
