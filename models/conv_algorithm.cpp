@@ -60,8 +60,10 @@ ConvChoice choose_conv_algorithm(const wl::Conv2dOp& op, const device::Device& g
   if (pointwise) {
     c.algorithm = ConvAlgorithm::gemm;
   } else if (c.tensor) {
-    c.algorithm = c.channels * e <= kFewChannelBytes ? ConvAlgorithm::few_channel_gemm
-                                                     : ConvAlgorithm::implicit_precomp_gemm;
+    // The sm80 fprop kernels exist for 16- and 32-bit operands (fp16, bf16, tf32); 8-bit types keep
+    // the implicit GEMM.
+    const bool few = e >= 2 && c.channels * e <= kFewChannelBytes;
+    c.algorithm = few ? ConvAlgorithm::few_channel_gemm : ConvAlgorithm::implicit_precomp_gemm;
   } else if (c.math == DataType::fp32 && op.r == 3 && op.s == 3 && op.stride == 1 &&
              gpu.cc_major() <= kLastWinogradCcMajor) {
     c.algorithm = ConvAlgorithm::winograd;
