@@ -112,8 +112,10 @@ const std::vector<OpDef>& op_defs() {
         {"s", P::integer, kReq, "", {}, "filter width", 1, 65536},
         {"stride", P::integer, kOpt, "1", {}, "stride", 1, 65536},
         {"pad", P::integer, kOpt, "0", {}, "zero padding", 0, 65536},
-        {"dtype", P::dtype, kReq, "", {}, "operand type"}},
-       "2-D convolution, NHWC, as an implicit GEMM"},
+        {"dtype", P::dtype, kReq, "", {}, "operand type"},
+        {"allow_tf32", P::boolean, kOpt, "true", {},
+         "fp32 only: cuDNN may use TF32 tensor cores (PyTorch's torch.backends.cudnn.allow_tf32); false: FMA kernels"}},
+       "2-D convolution, NHWC, as cuDNN runs it (GEMM, implicit GEMM or Winograd by shape and type)"},
       {"elementwise",
        {{"elements", P::integer, kReq, "", {}, "elements per tensor"},
         {"dtype", P::dtype, kReq, "", {}, "input type"},
@@ -269,6 +271,7 @@ Op build_op(std::string_view op, const ParamMap& p, const std::string& kernel, c
     c.stride = get_int(p, "stride", 1);
     c.pad = get_int(p, "pad", 0);
     c.dtype = get_dtype(p, "dtype", DataType::bf16);
+    c.allow_tf32 = get_bool(p, "allow_tf32", true);
     for (auto [name, v] : {std::pair{"n", c.n}, {"c", c.c}, {"h", c.h}, {"w", c.w}, {"k", c.k}, {"r", c.r},
                            {"s", c.s}, {"stride", c.stride}})
       check.positive(name, static_cast<double>(v));
@@ -390,6 +393,7 @@ std::vector<std::pair<std::string, ParamValue>> op_params(const Op& op) {
     if (c->stride != 1) v.emplace_back("stride", i(c->stride));
     if (c->pad != 0) v.emplace_back("pad", i(c->pad));
     v.emplace_back("dtype", d(c->dtype));
+    if (!c->allow_tf32) v.emplace_back("allow_tf32", ParamValue{false});
     return v;
   }
   if (auto* e = std::get_if<ElementwiseOp>(&op)) {
