@@ -1,5 +1,7 @@
 #include "sim/simulator.h"
 
+#include <unordered_map>
+
 #include "sim/host_schedule.h"
 #include "sim/time_attribution.h"
 #include "sim/warm_l2.h"
@@ -15,7 +17,10 @@ Simulator::Simulator(device::Device gpu)
 
 Simulator::Simulator(device::Device gpu, hw::HostSpec host) : predictor_(std::move(gpu)), host_(std::move(host)) {}
 
-Simulator::Simulator(const hw::SystemSpec& system) : predictor_(system) {}
+Simulator::Simulator(const hw::SystemSpec& system)
+    : predictor_(system), host_(host_from_launch(predictor_.device().launch(), predictor_.device().id())) {}
+
+Simulator::Simulator(const hw::SystemSpec& system, hw::HostSpec host) : predictor_(system), host_(std::move(host)) {}
 
 Prediction Simulator::predict(const wl::Workload& w) {
   Prediction p;
@@ -27,6 +32,8 @@ Prediction Simulator::predict(const wl::Workload& w) {
   ops.reserve(w.size());
   p.kernels.reserve(w.size());
   std::map<int, size_t> last_on_stream;  // the producer for sim/warm_l2.h
+  // Name and shape text once per distinct op (the cache's entry stands for its parameters).
+  std::unordered_map<const OpTiming*, std::pair<std::string, std::string>> labels;
   for (const auto& k : w.kernels()) {
     const OpTiming* timing = nullptr;
     try {
@@ -39,15 +46,17 @@ Prediction Simulator::predict(const wl::Workload& w) {
     if (const auto prev = last_on_stream.find(k.stream); prev != last_on_stream.end()) {
       const wl::Op& producer = w.kernels()[prev->second].op;
       if (auto warm = warm_l2_timing(k.op, *timing, producer, device()))
-        timing = &warm_.try_emplace(op_key(k.op) + " <- " + op_key(producer), std::move(*warm)).first->second;
+        timing = &warm_.try_emplace(std::pair{k.op, producer}, std::move(*warm)).first->second;
     }
     last_on_stream[k.stream] = ops.size();
     const OpTiming& t = *timing;
     ops.push_back(&t);
+    auto label = labels.find(&t);
+    if (label == labels.end()) label = labels.emplace(&t, std::pair{wl::op_name(k.op), wl::op_shape(k.op)}).first;
     KernelPrediction kp;
     kp.name = k.name;
-    kp.op = wl::op_name(k.op);
-    kp.shape = wl::op_shape(k.op);
+    kp.op = label->second.first;
+    kp.shape = label->second.second;
     kp.stream = k.stream;
     kp.timing = &t;
     kp.sol_pipe = sol_pipe(k.op, device());

@@ -8,6 +8,7 @@
 
 #include "hardware/host_spec.h"
 #include "sim/host_timeline.h"
+#include "sim/op_cache_key.h"
 #include "sim/op_predictor.h"
 #include "sim/speed_of_light.h"
 #include "sim/timeline.h"
@@ -60,8 +61,10 @@ class Simulator {
   // (sim::host_from_launch: the flat per-kernel charge).
   explicit Simulator(device::Device gpu);
   // One rank of a multi-GPU system: the workload is that rank's work; collectives are timed on the
-  // system's fabric.
+  // system's fabric. Without a host description the host is priced as for one GPU (the device's
+  // eager launch costs); with one, every rank's host is that host.
   explicit Simulator(const hw::SystemSpec& system);
+  Simulator(const hw::SystemSpec& system, hw::HostSpec host);
   [[nodiscard]] const hw::SystemSpec* system() const { return predictor_.system(); }
   Simulator(device::Device gpu, hw::HostSpec host);
   [[nodiscard]] const device::Device& device() const { return predictor_.device(); }
@@ -74,7 +77,17 @@ class Simulator {
   OpPredictor predictor_;
   hw::HostSpec host_;
   // Timings of kernels that find their input warm in the L2 (sim/warm_l2.h), by consumer and producer.
-  std::unordered_map<std::string, OpTiming> warm_;
+  struct OpPairHash {
+    std::size_t operator()(const std::pair<wl::Op, wl::Op>& p) const {
+      return OpHash{}(p.first) * 1000003u ^ OpHash{}(p.second);
+    }
+  };
+  struct OpPairEqual {
+    bool operator()(const std::pair<wl::Op, wl::Op>& a, const std::pair<wl::Op, wl::Op>& b) const {
+      return OpEqual{}(a.first, b.first) && OpEqual{}(a.second, b.second);
+    }
+  };
+  std::unordered_map<std::pair<wl::Op, wl::Op>, OpTiming, OpPairHash, OpPairEqual> warm_;
 };
 
 }  // namespace gpucast::sim
