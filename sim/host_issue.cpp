@@ -6,9 +6,12 @@
 
 namespace gpucast::sim {
 
-HostIssuer::HostIssuer(const wl::Workload& w, const std::vector<const OpTiming*>& ops, const device::LaunchCosts& costs,
-                       const std::vector<Microseconds>* fixed)
-    : w_(w), ops_(ops), costs_(costs), fixed_(fixed && fixed->size() == w.size() ? fixed : nullptr),
+HostIssuer::HostIssuer(const wl::Workload& w, const std::vector<const OpTiming*>& ops,
+                       const device::LaunchCosts& costs, const std::vector<Microseconds>* fixed)
+    : w_(w),
+      ops_(ops),
+      costs_(costs),
+      fixed_(fixed && fixed->size() == w.size() ? fixed : nullptr),
       issue_(w.size(), 0) {}
 
 bool HostIssuer::blocked_on_sync() const {

@@ -3,6 +3,7 @@
 
 #include "support/gpu_builder.h"
 #include "support/temp_dir.h"
+#include "workloads/trace/op_recognition.h"
 #include "workloads/trace/trace_workload.h"
 
 using namespace gpucast;
@@ -47,6 +48,29 @@ SCENARIO("SDPA flash forward and backward become attention with GQA heads and th
   CHECK_FALSE(fwd.backward);
   const auto& bwd = f.op<wl::AttentionOp>(5);
   CHECK((bwd.backward && bwd.causal && bwd.kv_heads == 4));
+  THEN("the flash ops keep the backend that ran") {
+    CHECK(fwd.backend == wl::AttentionBackend::flash2);
+    CHECK(bwd.backend == wl::AttentionBackend::flash2);
+  }
+}
+
+SCENARIO("generic SDPA takes its backend from the kernel's name, automatic when the name says nothing") {
+  trace::CpuOp op;
+  op.name = "aten::scaled_dot_product_attention";
+  op.has_shapes = true;
+  trace::OpInput q;
+  q.shapes = {{2, 8, 512, 64}};
+  q.type = "c10::BFloat16";
+  op.inputs = {q, q, q};
+  auto backend = [&](const std::string& kernel) {
+    const auto r = trace::recognize_op(op, kernel);
+    REQUIRE(r);
+    return std::get<wl::AttentionOp>(*r).backend;
+  };
+  CHECK(backend("void fmha_cutlassF_bf16_aligned_64x64_rf_sm80(...)") == wl::AttentionBackend::efficient);
+  CHECK(backend("void pytorch_flash::flash_fwd_kernel<...>") == wl::AttentionBackend::flash2);
+  CHECK(backend("cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16") == wl::AttentionBackend::cudnn);
+  CHECK(backend("some_attention_kernel") == wl::AttentionBackend::automatic);
 }
 
 SCENARIO("norms and softmax become row ops; their backward a two-input pointwise pass") {
