@@ -53,11 +53,13 @@ struct RowOp {  // row-wise ops: reduce (over cols), softmax, layernorm and rmsn
   RowOpKind kind = RowOpKind::reduce;
   Count rows = 0, cols = 0;  // cols = hidden for the norms
   DataType dtype = DataType::bf16;
+  bool backward = false;  // norms only: dX, dweight (and dbias) from dY, as autograd runs them
 };
 
 struct EmbeddingOp {  // row gather: out[t] = table[index[t]]
   Count vocab = 0, dim = 0, tokens = 0;
   DataType dtype = DataType::bf16;
+  bool backward = false;  // embedding_dense_backward: the table's gradient from the gathered rows' gradient
 };
 
 enum class CopyKind { d2d, h2d, d2h };
