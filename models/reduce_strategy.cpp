@@ -25,7 +25,7 @@ std::string_view reduce_strategy_name(ReduceStrategy s) {
 
 ReduceLaunch reduce_launch(std::int64_t rows, std::int64_t cols, double element_bytes, int sms,
                            int max_threads_per_sm) {
-  using L = ReduceLibrary;
+  namespace L = reduce_library;
   ReduceLaunch out;
   rows = std::max<std::int64_t>(1, rows);
   cols = std::max<std::int64_t>(1, cols);

@@ -23,19 +23,20 @@ enum class ReduceStrategy { rows_per_block, block_per_row, row_across_blocks };
 
 // Library facts of ATen's Reduce.cuh (PyTorch 2.x; read from the source, confirmed by the kernels
 // the profiler names in the H100/H200 validation runs: the memset + reduce_kernel pair appears
-// exactly where the rule below says the row is split across blocks).
-struct ReduceLibrary {
-  static constexpr int kMaxThreads = 512;          // reduce_kernel<512, 1>: max_reduce_threads
-  // Vector loads along the row are 16 bytes: input_vec_size = 4 for fp32 (vt0) and 8 for 16-bit types
-  // (sum_functor in ReduceSumProdKernel.cu). Timing agrees: a single-row sum takes one DRAM round
-  // trip per 16 bytes a thread reads, fp32 or bf16.
-  static constexpr double kVectorBytes = 16;
-  static constexpr int kVectorizeAboveElements = 128;  // vectorize when the row is longer than 128 elements
-  static constexpr int kMinValuesPerThread = 16;   // min_values_per_thread
-  static constexpr int kMaxValuesPerThread = 256;  // max_values_per_thread
-  static constexpr int kBlockYValuesFactor = 16;   // the block's warps share a row when values >= block_y * 16
-  static constexpr double kMaxIndexBytes = 2147483648.0;  // 2^31: 32-bit indexing limit of TensorIterator
-};
+// exactly where the rule below says the row is split across blocks, and two reduce_kernel launches
+// exactly where the tensor exceeds 2^31 bytes).
+namespace reduce_library {
+constexpr int kMaxThreads = 512;  // reduce_kernel<512, 1>: threads per block at most
+// Vector loads along the row are 16 bytes: input_vec_size = 4 for fp32 (vt0) and 8 for 16-bit types
+// (sum_functor in ReduceSumProdKernel.cu). Timing agrees: a single-row sum takes one DRAM round
+// trip per 16 bytes a thread reads, fp32 or bf16.
+constexpr double kVectorBytes = 16;
+constexpr int kVectorizeAboveElements = 128;  // vectorize when the row is longer than 128 elements
+constexpr int kMinValuesPerThread = 16;   // min_values_per_thread: a split leaves each thread at least this many
+constexpr int kMaxValuesPerThread = 256;  // max_values_per_thread: at this many values per thread, split the row
+constexpr int kBlockYValuesFactor = 16;   // the block's warps share a row when values >= block_y * 16
+constexpr double kMaxIndexBytes = 2147483648.0;  // 2^31: TensorIterator's 32-bit indexing limit
+}  // namespace reduce_library
 
 struct ReduceLaunch {
   ReduceStrategy strategy = ReduceStrategy::rows_per_block;

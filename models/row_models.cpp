@@ -20,11 +20,10 @@ double block_reduce_cycles(double threads, const device::Device& gpu) {
 // A warp-wide butterfly reduction (cycles).
 constexpr double kWarpReduceCycles = 5 * 25;
 // PyTorch's softmax kernels compute an accurate exp twice per element (once for the sum, once for
-// the output), an IEEE division and 64-bit index arithmetic: about this many SIMT lane
-// instructions per element in the block kernels; the warp kernel keeps rows in registers and
-// shuffles instead of using shared memory, about half that. Set from the dev half of the H200
-// validation run.
-constexpr double kSoftmaxRegInstructionsPerElement = 125;  // scalar loads, row in registers
+// the output), an IEEE division and 64-bit index arithmetic. cunn_SoftMaxForwardReg (scalar loads,
+// the row in registers) takes about this many SIMT lane instructions per element; set from the dev
+// half of the first H200 validation run.
+constexpr double kSoftmaxRegInstructionsPerElement = 125;
 // The vectorized (ILP) block kernels (shared-memory and three-pass): per element, the math (two
 // exps, the max and sum folds, the division, conversions); per 16-byte vector of ILP elements, the
 // 64-bit address arithmetic, bounds checks and loop control of the three passes. So 16-bit rows
@@ -33,7 +32,11 @@ constexpr double kSoftmaxRegInstructionsPerElement = 125;  // scalar loads, row 
 // lane instructions per bf16 element and 79 per fp32 element.
 constexpr double kSoftmaxInstructionsPerElement = 45;
 constexpr double kSoftmaxInstructionsPerVector = 136;
-constexpr double kWarpSoftmaxInstructionsPerElement = 65;
+// softmax_warp_forward holds the row padded to a power of two in registers and runs the max, the
+// exp-sum and the normalization over every padded slot (the tail is -inf, masked only at the loads
+// and stores): its instruction count follows the padded row. Dev constant: rows of 197-2048
+// columns, many rows, on both GPUs.
+constexpr double kWarpSoftmaxInstructionsPerElement = 50;
 
 // Blocks of `threads` threads using `registers` each that one SM holds at once (the device's
 // occupancy rule; at least one).
@@ -144,7 +147,7 @@ PlanOption softmax_plan(const wl::RowOp& r, const device::Device& gpu) {
     k.threads = 128;
     k.registers = static_cast<int>(std::min(255.0, 24 + 1.5 * rows_per_warp * padded / gpu.warp_size()));
     const double elements = rows_per_block * padded;
-    k.simt_instructions = kWarpSoftmaxInstructionsPerElement * rows_per_block * cols;
+    k.simt_instructions = kWarpSoftmaxInstructionsPerElement * elements;
     k.sfu_ops = elements;
     k.dram_rounds = 1;
     k.bytes_in_flight = rows_per_block * cols * e;  // the whole row is loaded into registers

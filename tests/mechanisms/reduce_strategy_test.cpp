@@ -75,7 +75,7 @@ SCENARIO("a split row's kernel follows a memset of its semaphores; a row per blo
   CHECK(whole.kernels.size() == 1);
 }
 
-SCENARIO("few rows leave SMs idle: 8 long rows take as long as 1, 200 rows longer") {
+SCENARIO("few rows leave SMs idle: 8 long rows take within 5% of 1, 200 rows (two per SM) longer") {
   const sim::OpPredictor p(test::gpu_builder{}.sms(100).build());
   auto time = [&](wl::Count rows) {
     wl::RowOp r;
@@ -85,6 +85,6 @@ SCENARIO("few rows leave SMs idle: 8 long rows take as long as 1, 200 rows longe
     r.cols = 65536;
     return p.rank_options(r).front().duration_us;
   };
-  CHECK(time(8) == Approx(time(1)).epsilon(0.02));
+  CHECK(time(8) == Approx(time(1)).epsilon(0.05));
   CHECK(time(200) > 1.2 * time(1));
 }
