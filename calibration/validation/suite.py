@@ -74,19 +74,75 @@ def with_backend(fn, backend):
     return run
 
 
+def set_backend_flags(backend):
+    """Enables only `backend` in PyTorch's SDPA dispatch ("auto": all, PyTorch's default). Set once per
+    case, not per call: sdpa_kernel's context manager costs host time that outlasts the L2 flush."""
+    import torch.backends.cuda as cb
+    for name, flag in (("flash2", cb.enable_flash_sdp), ("efficient", cb.enable_mem_efficient_sdp),
+                       ("math", cb.enable_math_sdp), ("cudnn", getattr(cb, "enable_cudnn_sdp", None))):
+        if flag is not None:
+            flag(backend == "auto" or backend == name)
+
+
+def attention_backward_direct(q, k, v, causal, backend):
+    """The backend's ATen backward op called directly (the kernels autograd runs, without the engine's
+    host time). None where the op or its signature is not there (the caller falls back to autograd)."""
+    from torch.nn.attention import SDPBackend
+    aten = torch.ops.aten
+    try:
+        if backend == "auto":
+            choice = int(torch._fused_sdp_choice(q, k, v, None, 0.0, causal))
+            backend = {int(SDPBackend.FLASH_ATTENTION): "flash2", int(SDPBackend.EFFICIENT_ATTENTION): "efficient",
+                       int(SDPBackend.CUDNN_ATTENTION): "cudnn"}.get(choice, "math")
+        if backend == "flash2":
+            out, lse, cq, ck, mq, mk, seed, off, _ = aten._scaled_dot_product_flash_attention(q, k, v, 0.0, causal, False)
+            g = torch.randn_like(out)
+            fn = lambda: aten._scaled_dot_product_flash_attention_backward(  # noqa: E731
+                g, q, k, v, out, lse, cq, ck, mq, mk, 0.0, causal, seed, off)
+        elif backend == "efficient":
+            out, lse, seed, off = aten._scaled_dot_product_efficient_attention(q, k, v, None, True, 0.0, causal)
+            g = torch.randn_like(out)
+            fn = lambda: aten._scaled_dot_product_efficient_attention_backward(  # noqa: E731
+                g, q, k, v, None, out, lse, seed, off, 0.0, [True, True, True, False], causal)
+        elif backend == "cudnn":
+            out, lse, cq, ck, mq, mk, seed, off, _ = aten._scaled_dot_product_cudnn_attention(
+                q, k, v, None, True, 0.0, causal, False)
+            g = torch.randn_like(out)
+            fn = lambda: aten._scaled_dot_product_cudnn_attention_backward(  # noqa: E731
+                g, q, k, v, out, lse, seed, off, None, cq, ck, mq, mk, 0.0, causal)
+        else:
+            return None
+        fn()
+        torch.cuda.synchronize()
+        BACKWARD_METHOD["last"] = "aten backward op (" + backend + ")"
+        return fn
+    except Exception as exc:
+        BACKWARD_METHOD["last"] = f"autograd (direct op failed: {type(exc).__name__}: {str(exc)[:80]})"
+        return None
+
+
 def make_attention(p):
     b, h, hkv = p["batch"], p["heads"], p.get("kv_heads", p["heads"])
     sq, skv, d, causal = p["seq_q"], p["seq_kv"], p["head_dim"], p.get("causal", False)
     t = DTYPES[p["dtype"]]
     backward = p.get("backward", False)
+    backend = p.get("backend", "auto")
     q, k, v = rand((b, h, sq, d), t), rand((b, hkv, skv, d), t), rand((b, hkv, skv, d), t)
     gqa = hkv != h
     kw = {"is_causal": causal}
     if gqa:
         kw["enable_gqa"] = True
-    fwd = with_backend(lambda: F.scaled_dot_product_attention(q, k, v, **kw), p.get("backend", "auto"))
+    if DIRECT_BACKWARD:
+        set_backend_flags(backend)  # reset to "auto" after the case by main()
+        fwd = lambda: F.scaled_dot_product_attention(q, k, v, **kw)  # noqa: E731
+    else:
+        fwd = with_backend(lambda: F.scaled_dot_product_attention(q, k, v, **kw), backend)
     if not backward:
         return fwd
+    if DIRECT_BACKWARD and not gqa:
+        direct = attention_backward_direct(q, k, v, causal, backend)
+        if direct is not None:
+            return direct
     for x in (q, k, v):
         x.requires_grad_(True)
     out = fwd()
@@ -334,7 +390,8 @@ def main():
                     help="time one case in N a second time right after the first (noise floor); 0: none")
     ap.add_argument("--budget-s", type=float, default=0, help="stop starting new cases after this many seconds")
     ap.add_argument("--direct-backward", action="store_true",
-                    help="norm and embedding backward through their ATen ops, not torch.autograd.grad")
+                    help="backward cases through their ATen ops, not torch.autograd.grad; attention backends "
+                         "chosen by PyTorch's global SDPA flags set once per case, not sdpa_kernel per call")
     args = ap.parse_args()
     global DIRECT_BACKWARD
     DIRECT_BACKWARD = args.direct_backward
@@ -373,6 +430,8 @@ def main():
             torch.cuda.empty_cache()
         results.append(record)
         fn = None
+        if DIRECT_BACKWARD and case["op"] == "attention":
+            set_backend_flags("auto")
         if i % 100 == 99:
             save(args.out, results, warmup, rep, t_start)  # partial results survive a timeout
         if i % 25 == 0 or "error" in record:
