@@ -1,5 +1,7 @@
 #include "models/gemm_model.h"
 
+#include "models/gemm_alignment.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -220,6 +222,7 @@ std::vector<PlanOption> GemmModel::plan(const wl::Op& op, const device::Device& 
   shape.batch = static_cast<double>(g.batch);
   shape.in = g.dtype;
   shape.out = g.out_dtype;
+  shape.efficiency = gemm_alignment_efficiency(g);  // unaligned operands: cuBLAS's narrow-load fallback
   return gemm_options(shape, gpu);
 }
 
