@@ -192,11 +192,67 @@ PlanOption softmax_plan(const wl::RowOp& r, const device::Device& gpu) {
   return PlanOption{k.name, {k}, 0};
 }
 
+// Per row, beyond the generic block reduction: combining the threads' statistics is a dependent
+// chain. Layer norm merges Welford triples (mean, M2, count) through five shuffle steps and a
+// cross-warp step, each merge with divisions; RMS norm adds sums of squares. Dev constants (cycles
+// per block): short-row norms (320-1000 columns, 4K-64K rows) take about 1.5-1.8 us per wave of
+// resident rows (layer norm) and 0.35 us (RMS norm) longer than their memory and per-element work,
+// on both GPUs.
+constexpr double kLayerNormCombineCycles = 3300;
+constexpr double kRmsNormCombineCycles = 700;
+// vectorized_layer_norm_kernel needs the row to be whole 4-element vectors; other rows run
+// RowwiseMomentsCUDAKernel (512 threads, Welford over the row) and then LayerNormForwardCUDAKernel
+// (256 threads, rereads the row and writes it), both with scalar loads (layer_norm_kernel.cu; library
+// fact, and what the profiler names for 4,099-column rows).
+constexpr double kLayerNormVectorElements = 4;
+constexpr double kMomentsThreads = 512;
+constexpr double kForwardThreads = 256;
+
+// The two-kernel path for rows that are not whole vectors.
+PlanOption norm_plan_unvectorized(const wl::RowOp& r, const device::Device& gpu) {
+  const double rows = static_cast<double>(r.rows);
+  const double hidden = static_cast<double>(r.cols);
+  const double e = bytes_per_element(r.dtype);
+  const bool rms = r.kind == wl::RowOpKind::rmsnorm;
+  const double row_bytes = hidden * e;
+  KernelPlan m;
+  m.name = std::string("RowwiseMomentsCUDAKernel") + (rms ? " (rms)" : "");
+  m.blocks = rows;
+  m.threads = static_cast<int>(kMomentsThreads);
+  m.registers = 32;
+  m.dram_bytes = row_bytes + 8;
+  m.dram_write_bytes = 8;
+  m.l2_bytes = row_bytes + 8;
+  m.simt_instructions = (rms ? 6 : 14) * hidden;
+  const double m_iterations = std::ceil(hidden / kMomentsThreads);
+  m.dram_rounds = m_iterations;
+  m.bytes_in_flight = kMomentsThreads * e;
+  m.fixed_cycles = block_reduce_cycles(kMomentsThreads, gpu) + m_iterations * (rms ? 4 : 40) +
+                   (rms ? kRmsNormCombineCycles : kLayerNormCombineCycles);
+  KernelPlan f;
+  f.name = std::string("LayerNormForwardCUDAKernel") + (rms ? " (rms)" : "");
+  f.blocks = rows;
+  f.threads = static_cast<int>(kForwardThreads);
+  f.registers = 32;
+  const double resident_rows = std::min(rows, gpu.sms() * resident_blocks_per_sm(kMomentsThreads, m.registers, gpu));
+  const double reread_miss = 1 - reread_hit_fraction(resident_rows, row_bytes, gpu);
+  const double params = hidden * e * (rms ? 1 : 2);
+  f.dram_bytes = reread_miss * row_bytes + row_bytes + 8 + params / rows;
+  f.dram_write_bytes = row_bytes;
+  f.l2_bytes = 2 * row_bytes + 8 + params;
+  f.simt_instructions = 8 * hidden;
+  f.dram_rounds = std::ceil(hidden / kForwardThreads);
+  f.bytes_in_flight = kForwardThreads * e;
+  f.fixed_cycles = 200;
+  return PlanOption{m.name + " + " + f.name, {m, f}, 0};
+}
+
 PlanOption norm_plan(const wl::RowOp& r, const device::Device& gpu) {
   const double rows = static_cast<double>(r.rows);
   const double hidden = static_cast<double>(r.cols);
   const double e = bytes_per_element(r.dtype);
   const bool rms = r.kind == wl::RowOpKind::rmsnorm;
+  if (std::fmod(hidden, kLayerNormVectorElements) != 0) return norm_plan_unvectorized(r, gpu);
   // vectorized_layer_norm_kernel: 128 threads (4 warps) per row, 4-element vector loads; pass one
   // accumulates Welford statistics (or the sum of squares for RMS), pass two rereads the row
   // (L1/L2 hit), applies weight (and bias) and writes.
@@ -228,7 +284,8 @@ PlanOption norm_plan(const wl::RowOp& r, const device::Device& gpu) {
     k.l2_rounds = 0;
   }
   k.bytes_in_flight = threads * 4 * e;  // one 4-element vector per thread
-  k.fixed_cycles = 2 * block_reduce_cycles(threads, gpu) + iterations * 4 * chain_per_element;
+  k.fixed_cycles = 2 * block_reduce_cycles(threads, gpu) + iterations * 4 * chain_per_element +
+                   (rms ? kRmsNormCombineCycles : kLayerNormCombineCycles);
   return PlanOption{k.name, {k}, 0};
 }
 
