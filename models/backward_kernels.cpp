@@ -48,7 +48,8 @@ PlanOption norm_backward_plan(const wl::RowOp& r, const device::Device& gpu) {
   // the row length to be a multiple of its vector; odd rows take the scalar kernel.
   const double vec = std::fmod(hidden, 16 / e) == 0 ? 16 / e : 1;
   KernelPlan k;
-  k.name = std::string("layer_norm_grad_input_kernel") + (vec > 1 ? "_vectorized" : "") + (rms ? " (rms)" : "");
+  k.name =
+      std::string("layer_norm_grad_input_kernel") + (vec > 1 ? "_vectorized" : "") + (rms ? " (rms)" : "");
   k.blocks = rows;
   k.threads = 128;
   k.registers = 48;
@@ -91,7 +92,8 @@ PlanOption embedding_backward_plan(const wl::EmbeddingOp& m, const device::Devic
   // The gradient table starts as zeros: a fill kernel over the whole table, one launch per 2^31 bytes.
   const int fills = index_launches(table_bytes);
   for (int i = 0; i < fills; ++i) {
-    KernelPlan z = streaming_kernel("fill (zero the weight gradient)", table_bytes / e / fills, 0, table_bytes / fills, 1, gpu);
+    KernelPlan z = streaming_kernel("fill (zero the weight gradient)", table_bytes / e / fills, 0,
+                                    table_bytes / fills, 1, gpu);
     z.reads_dram = false;
     option.kernels.push_back(z);
   }
@@ -122,8 +124,10 @@ PlanOption embedding_backward_plan(const wl::EmbeddingOp& m, const device::Devic
   // Per-segment partial sums of the gradient rows (fp32), then their sum written into the table rows:
   // a thread per (segment, feature), each loading its sorted index before the row element it adds
   // (two dependent round trips, scalar loads).
-  KernelPlan cw = streaming_kernel("compute_grad_weight", tokens * dim, grad_bytes + 8 * tokens, tokens * dim * 4, 6, gpu, 1);
-  KernelPlan ss = streaming_kernel("sum_and_scatter", tokens * dim, tokens * dim * 4 + 8 * tokens, grad_bytes, 6, gpu, 1);
+  KernelPlan cw = streaming_kernel("compute_grad_weight", tokens * dim, grad_bytes + 8 * tokens,
+                                   tokens * dim * 4, 6, gpu, 1);
+  KernelPlan ss =
+      streaming_kernel("sum_and_scatter", tokens * dim, tokens * dim * 4 + 8 * tokens, grad_bytes, 6, gpu, 1);
   cw.dram_rounds = ss.dram_rounds = 2;
   option.kernels.push_back(cw);
   option.kernels.push_back(ss);

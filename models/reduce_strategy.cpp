@@ -11,15 +11,20 @@ std::int64_t last_pow2(std::int64_t v) {
   while (p * 2 <= v) p *= 2;
   return p;
 }
-std::int64_t div_up(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+std::int64_t div_up(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
 
 }  // namespace
 
 std::string_view reduce_strategy_name(ReduceStrategy s) {
   switch (s) {
-    case ReduceStrategy::rows_per_block: return "rows per block";
-    case ReduceStrategy::block_per_row: return "block per row";
-    default: return "row across blocks";
+    case ReduceStrategy::rows_per_block:
+      return "rows per block";
+    case ReduceStrategy::block_per_row:
+      return "block per row";
+    default:
+      return "row across blocks";
   }
 }
 
@@ -34,8 +39,10 @@ ReduceLaunch reduce_launch(std::int64_t rows, std::int64_t cols, double element_
   const double bytes = double(rows) * double(cols) * element_bytes;
   while (bytes / out.launches > L::kMaxIndexBytes) out.launches *= 2;
   if (out.launches > 1) {
-    if (cols >= rows) cols = std::max<std::int64_t>(1, std::int64_t(std::ceil(double(cols) / out.launches)));
-    else rows = std::max<std::int64_t>(1, std::int64_t(std::ceil(double(rows) / out.launches)));
+    if (cols >= rows)
+      cols = std::max<std::int64_t>(1, std::int64_t(std::ceil(double(cols) / out.launches)));
+    else
+      rows = std::max<std::int64_t>(1, std::int64_t(std::ceil(double(rows) / out.launches)));
   }
 
   // setReduceConfig, reduction along the fastest-moving dimension: dim0 = the row, dim1 = the rows.
@@ -56,7 +63,8 @@ ReduceLaunch reduce_launch(std::int64_t rows, std::int64_t cols, double element_
   out.block_y = int(bh);
   // values_per_thread() counts elements of the row (num_inputs), whatever the vector width.
   std::int64_t step_input = bw;
-  if (div_up(cols, step_input) >= bh * L::kBlockYValuesFactor || div_up(cols, step_input) >= L::kMaxValuesPerThread) {
+  if (div_up(cols, step_input) >= bh * L::kBlockYValuesFactor ||
+      div_up(cols, step_input) >= L::kMaxValuesPerThread) {
     step_input *= bh;  // the block's warps split the row: one row per block
     out.rows_per_block = 1;
     out.strategy = ReduceStrategy::block_per_row;
@@ -67,9 +75,11 @@ ReduceLaunch reduce_launch(std::int64_t rows, std::int64_t cols, double element_
   std::int64_t values = div_up(cols, step_input);
   const std::int64_t grid = div_up(rows, std::int64_t(out.rows_per_block));
   const std::int64_t threads = bw * bh;
-  const std::int64_t target_grid = std::int64_t(sms) * std::max<std::int64_t>(1, max_threads_per_sm / threads);
+  const std::int64_t target_grid =
+      std::int64_t(sms) * std::max<std::int64_t>(1, max_threads_per_sm / threads);
   std::int64_t ctas = 1;
-  if (out.strategy == ReduceStrategy::block_per_row && values >= L::kMaxValuesPerThread && grid <= target_grid) {
+  if (out.strategy == ReduceStrategy::block_per_row && values >= L::kMaxValuesPerThread &&
+      grid <= target_grid) {
     const std::int64_t by_grid = div_up(target_grid, grid);
     const std::int64_t by_min_work = div_up(values, L::kMinValuesPerThread);
     const std::int64_t by_max_work = div_up(values, L::kMaxValuesPerThread);

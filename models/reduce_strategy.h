@@ -32,22 +32,24 @@ constexpr int kMaxThreads = 512;  // reduce_kernel<512, 1>: threads per block at
 // trip per 16 bytes a thread reads, fp32 or bf16.
 constexpr double kVectorBytes = 16;
 constexpr int kVectorizeAboveElements = 128;  // vectorize when the row is longer than 128 elements
-constexpr int kMinValuesPerThread = 16;   // min_values_per_thread: a split leaves each thread at least this many
-constexpr int kMaxValuesPerThread = 256;  // max_values_per_thread: at this many values per thread, split the row
-constexpr int kBlockYValuesFactor = 16;   // the block's warps share a row when values >= block_y * 16
+// min_values_per_thread: a split leaves each thread at least this many values
+constexpr int kMinValuesPerThread = 16;
+// max_values_per_thread: at this many values per thread, the row is split across blocks
+constexpr int kMaxValuesPerThread = 256;
+constexpr int kBlockYValuesFactor = 16;          // the block's warps share a row when values >= block_y * 16
 constexpr double kMaxIndexBytes = 2147483648.0;  // 2^31: TensorIterator's 32-bit indexing limit
 }  // namespace reduce_library
 
 struct ReduceLaunch {
   ReduceStrategy strategy = ReduceStrategy::rows_per_block;
-  bool vectorized = false;        // 16-byte vector loads along the row
-  double vector_elements = 1;     // elements per vector load
-  int block_x = 1, block_y = 1;   // threads along a row, rows (or row slices) per block
-  double rows_per_block = 1;      // outputs each block produces (1 unless rows_per_block strategy)
-  double ctas_per_output = 1;     // blocks sharing one row
-  double values_per_thread = 0;   // elements one thread folds (after every split)
-  double grid = 1;                // blocks per launch
-  double launches = 1;            // TensorIterator splits of tensors over 2^31 bytes
+  bool vectorized = false;       // 16-byte vector loads along the row
+  double vector_elements = 1;    // elements per vector load
+  int block_x = 1, block_y = 1;  // threads along a row, rows (or row slices) per block
+  double rows_per_block = 1;     // outputs each block produces (1 unless rows_per_block strategy)
+  double ctas_per_output = 1;    // blocks sharing one row
+  double values_per_thread = 0;  // elements one thread folds (after every split)
+  double grid = 1;               // blocks per launch
+  double launches = 1;           // TensorIterator splits of tensors over 2^31 bytes
   [[nodiscard]] int threads() const { return block_x * block_y; }
 };
 

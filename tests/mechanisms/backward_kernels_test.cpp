@@ -7,7 +7,8 @@
 using namespace gpucast;
 
 namespace {
-sim::OpTiming embedding_backward(wl::Count vocab, wl::Count dim, wl::Count tokens, DataType t = DataType::bf16) {
+sim::OpTiming embedding_backward(wl::Count vocab, wl::Count dim, wl::Count tokens,
+                                 DataType t = DataType::bf16) {
   const sim::OpPredictor p(test::gpu_builder{}.build());
   wl::EmbeddingOp e;
   e.vocab = vocab;

@@ -31,12 +31,14 @@ SCENARIO("the vector width does not move the split: values per thread count elem
   CHECK(launch(1, 130560, 2).strategy == ReduceStrategy::block_per_row);
 }
 
-SCENARIO("rows split across blocks only while the grid is no larger than the one aimed for: 400 rows, not 401") {
+SCENARIO(
+    "rows split across blocks only while the grid is no larger than the one aimed for: 400 rows, not 401") {
   CHECK(launch(400, 262144).strategy == ReduceStrategy::row_across_blocks);
   CHECK(launch(401, 262144).strategy == ReduceStrategy::block_per_row);
 }
 
-SCENARIO("the block's warps share a row once each thread has 16 values per warp-row: 8,161 columns, not 8,160") {
+SCENARIO(
+    "the block's warps share a row once each thread has 16 values per warp-row: 8,161 columns, not 8,160") {
   // Many rows: 32 threads across a row, 16 rows per block; ceil(8160 / 32) = 255 < 16 * 16 = 256.
   const auto short_rows = launch(4096, 8160);
   CHECK(short_rows.strategy == ReduceStrategy::rows_per_block);

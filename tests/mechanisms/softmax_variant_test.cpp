@@ -27,7 +27,8 @@ SCENARIO("rows of up to 2,048 elements take the warp kernel; 2,049 a block per r
   CHECK(kernel(2049, DataType::fp32) == "cunn_SoftMaxForwardReg");
 }
 
-SCENARIO("a row stages in shared memory only below 48 KB less the reduction's floats: 12,252 fp32, not 12,256") {
+SCENARIO(
+    "a row stages in shared memory only below 48 KB less the reduction's floats: 12,252 fp32, not 12,256") {
   // 1024 threads: 32 warps x 4 B of reduction space; 12,252 x 4 B = 49,008 B < 49,152 - 128.
   CHECK(kernel(12252, DataType::fp32) == "cunn_SoftMaxForwardSmem");
   CHECK(kernel(12256, DataType::fp32) == "cunn_SoftMaxForward");
@@ -38,7 +39,9 @@ SCENARIO("an odd row length loses the shared-memory kernel: 16,384 bf16 stages, 
   CHECK(kernel(16383, DataType::bf16) == "cunn_SoftMaxForward");
 }
 
-SCENARIO("16-bit rows cost fewer instructions per element than fp32 in the three-pass kernel (8 vs 4 per vector)") {
+SCENARIO(
+    "16-bit rows cost fewer instructions per element than fp32 in the three-pass kernel (8 vs 4 per "
+    "vector)") {
   const sim::OpPredictor p(test::gpu_builder{}.build());
   // One row each, instruction-bound on one SM: the bf16 row finishes first although it has as many elements.
   const double bf16 = p.rank_options(softmax(1, 131072, DataType::bf16)).front().exec_us;
