@@ -2,7 +2,8 @@
 # gpucast quick start on Debian: installs what is missing, builds, then either runs the demo or
 # the tests.
 #   ./quickstart.sh run    predict a Llama-3-8B block on an H100 and an RTX 4090 (bundled example)
-#   ./quickstart.sh test   build and pass every test (what CI runs)
+#   ./quickstart.sh test   build and pass every test (what CI runs), then the same tests built
+#                          with AddressSanitizer and UBSan in build-asan (GPUCAST_SKIP_ASAN=1 skips)
 set -euo pipefail
 mode=${1:-run}
 case "$mode" in run | test) ;; *) echo "usage: $0 run|test" >&2; exit 2 ;; esac
@@ -55,4 +56,15 @@ if [ "$mode" = run ]; then
   build/cli/gpucast predict --gpu h100-sxm,rtx-4090 --workload workloads/examples/llama3-8b-block.toml
 else
   ctest --test-dir build --output-on-failure --parallel "$(nproc)"
+  if [ "${GPUCAST_SKIP_ASAN:-0}" != 1 ]; then
+    # The whole suite again under AddressSanitizer + UBSan (-O1): any memory error, overflow or
+    # other undefined behaviour fails the run. The browser test is left to the build above.
+    start=$(date +%s)
+    cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g" \
+      -DGPUCAST_SANITIZE=ON -DGPUCAST_BUILD_CUDA=OFF > /dev/null
+    cmake --build build-asan --parallel
+    ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+      ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)" -E "browser|simulation time"
+    echo "sanitizer build and tests: $(( $(date +%s) - start )) s"
+  fi
 fi

@@ -1,5 +1,6 @@
 #include "cli/app.h"
 
+#include <cstdlib>
 #include <iostream>
 #include <sstream>
 
@@ -10,13 +11,17 @@
 
 namespace gpucast::cli {
 
-void run_command_line(const std::vector<std::string>& args, const std::string& program) {
-  CLI::App app{"gpucast: analytical GPU performance simulator"};
+namespace {
+// Every command on one app, and the options every command shares.
+void register_commands(CLI::App& app, AppContext& ctx) {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("gpucast ") + kVersion);
-  auto ctx = AppContext::from_environment();
-  ctx.command_line = program;
-  for (const auto& a : args) ctx.command_line += " " + a;
+  // Input files larger than this are refused (default 64 MB): sets GPUCAST_MAX_INPUT_MB for the
+  // readers (common/limits.h), before any file is read.
+  app.add_option_function<long>(
+         "--max-input-mb", [](long mb) { ::setenv("GPUCAST_MAX_INPUT_MB", std::to_string(mb).c_str(), 1); },
+         "largest input file to read, in MB (default 64)")
+      ->check(CLI::Range(1L, 1L << 20));
   add_hw_command(app, ctx);
   add_predict_command(app, ctx);
   add_validate_command(app, ctx);
@@ -26,14 +31,45 @@ void run_command_line(const std::vector<std::string>& args, const std::string& p
   add_compare_command(app, ctx);
   add_cost_command(app, ctx);
   add_sweep_command(app, ctx);
+  add_fabric_fit_command(app, ctx);
+}
+
+AppContext context_for(const std::vector<std::string>& args, const std::string& program) {
+  auto ctx = AppContext::from_environment();
+  ctx.command_line = program;
+  for (const auto& a : args) ctx.command_line += " " + a;
+  return ctx;
+}
+}  // namespace
+
+int run_main(const std::vector<std::string>& args, const std::string& program) {
+  CLI::App app{"gpucast: analytical GPU performance simulator"};
+  auto ctx = context_for(args, program);
+  register_commands(app, ctx);
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
+  try {
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);  // CLI11's own message and exit code (0 for --help)
+  }
+  ctx.outputs->commit();  // only now do the command's files appear
+  return 0;
+}
+
+void run_command_line(const std::vector<std::string>& args, const std::string& program) {
+  CLI::App app{"gpucast: analytical GPU performance simulator"};
+  auto ctx = context_for(args, program);
+  register_commands(app, ctx);
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
     app.parse(reversed);
   } catch (const CLI::Success& e) {
     app.exit(e);
+    return;
   } catch (const CLI::ParseError& e) {
     throw UsageError(e.what());
   }
+  ctx.outputs->commit();
 }
 
 std::string run_captured(const std::vector<std::string>& args, const std::string& program) {

@@ -1,5 +1,6 @@
 // `gpucast bench`: how fast the simulator predicts large workloads. Cost should grow with the
 // number of kernels (and distinct shapes), never with threads or blocks.
+#include <algorithm>
 #include <chrono>
 #include <memory>
 
@@ -8,6 +9,7 @@
 #include "reports/units.h"
 #include "reports/vega.h"
 #include "sim/simulator.h"
+#include "workloads/workload_file.h"
 
 namespace gpucast::cli {
 namespace {
@@ -15,6 +17,7 @@ struct BenchOptions {
   std::string gpu = "h100-sxm";
   long kernels = 100000;
   bool distinct = false;
+  long load_kernels = 0;  // > 0: also time loading a workload file of this many kernels
   OutputOptions out;
 };
 
@@ -43,6 +46,34 @@ wl::Workload synthetic(long n, bool distinct) {
   }
   return wl::Workload::build(distinct ? "synthetic-distinct" : "synthetic", wl::LaunchMode::graph, std::move(kernels));
 }
+struct LoadTiming {
+  long kernels = 0;
+  double bytes = 0;
+  double toml_parse_s = 0;  // TOML++ alone
+  double load_s = 0;        // gpucast's whole load: parse, check, build the workload
+};
+
+// Writes the synthetic workload as a workload file (text in memory, as read from disk), then
+// times TOML++ parsing it and gpucast loading it; best of three runs each.
+LoadTiming time_file_load(long n) {
+  using clock = std::chrono::steady_clock;
+  const std::string text = wl::write_workload(synthetic(n, true));
+  LoadTiming t;
+  t.kernels = n;
+  t.bytes = double(text.size());
+  t.toml_parse_s = t.load_s = 1e30;
+  for (int run = 0; run < 3; ++run) {
+    const auto t0 = clock::now();
+    const auto table = toml::parse(std::string_view(text), std::string_view("bench.toml"));
+    const auto t1 = clock::now();
+    const auto w = wl::read_workload_text(text, "bench.toml");
+    const auto t2 = clock::now();
+    if (w.size() != size_t(n) || table.empty()) throw Error("bench: the file did not load whole");
+    t.toml_parse_s = std::min(t.toml_parse_s, std::chrono::duration<double>(t1 - t0).count());
+    t.load_s = std::min(t.load_s, std::chrono::duration<double>(t2 - t1).count());
+  }
+  return t;
+}
 }  // namespace
 
 void add_bench_command(CLI::App& app, AppContext& ctx) {
@@ -51,6 +82,9 @@ void add_bench_command(CLI::App& app, AppContext& ctx) {
   cmd->add_option("--gpu", opts->gpu, "catalog id or .toml file");
   cmd->add_option("--kernels", opts->kernels, "number of kernels")->check(CLI::Range(1L, 100000000L));
   cmd->add_flag("--distinct", opts->distinct, "give every kernel its own shape (no cache hits)");
+  cmd->add_option("--load", opts->load_kernels,
+                  "also time loading a workload file of this many kernels against TOML++'s parse alone")
+      ->check(CLI::Range(0L, 10000000L));
   add_output_options(cmd, opts->out);
   cmd->callback([opts, &ctx] {
     using clock = std::chrono::steady_clock;
@@ -80,6 +114,17 @@ void add_bench_command(CLI::App& app, AppContext& ctx) {
                   {"build_s", build_s}, {"predict_s", predict_s}, {"kernels_per_s", w.size() / predict_s},
                   {"predicted_total_us", p.total_us}});
     r.inputs = {{"GPU", gpu.id}, {"kernels", std::to_string(w.size())}};
+    if (opts->load_kernels > 0) {
+      const LoadTiming l = time_file_load(opts->load_kernels);
+      const double ratio = l.load_s / l.toml_parse_s;
+      r.summary.push_back("Loading a " + std::to_string(l.kernels) + "-kernel workload file (" +
+                          reports::fixed(l.bytes / 1e6, 1) + " MB): " + reports::fixed(l.load_s, 3) +
+                          " s, TOML++'s parse alone " + reports::fixed(l.toml_parse_s, 3) + " s (" +
+                          reports::fixed(ratio, 2) + "x)");
+      r.json.set("load", obj({{"kernels", l.kernels}, {"bytes", l.bytes}, {"toml_parse_s", l.toml_parse_s},
+                              {"load_s", l.load_s}, {"load_over_parse", ratio}}));
+      r.inputs.push_back({"load kernels", std::to_string(l.kernels)});
+    }
     write_report(ctx, r, opts->out);
   });
 }

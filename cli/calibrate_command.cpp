@@ -90,7 +90,8 @@ void add_calibrate_command(CLI::App& app, AppContext& ctx) {
         const int frc = run_streaming("python3 " + shell_quote(probe.string()), [&](const std::string& l) { output += l + "\n"; });
         fw.finish();
         if (frc == 0 && output.find('{') != std::string::npos) {
-          std::ofstream(framework_file) << output.substr(output.find('{'));
+          // Raw measurements are kept even when a later step fails: written whole, at once.
+          write_file_atomically(framework_file, output.substr(output.find('{')));
         } else {
           std::cerr << "  (no PyTorch here: framework launch costs stay at their defaults)\n";
           framework_file.clear();
@@ -111,9 +112,11 @@ void add_calibrate_command(CLI::App& app, AppContext& ctx) {
     for (const auto& f : microbench_files) names += (names.empty() ? "" : ", ") + fs::path(f).filename().string();
     for (const auto& f : framework_files) names += ", " + fs::path(f).filename().string();
     std::string text = calib::calibrated_toml(result, opts->gpu, names);
-    emit(text, out.string());
-    // The profile must load like any other description.
-    const auto calibrated = ctx.catalog.load(out.string());
+    // The profile must load like any other description: its temporary (same folder, so relative
+    // `extends` resolve alike) is loaded before the command commits it.
+    const fs::path staged = ctx.outputs->write(out, text);
+    auto calibrated = ctx.catalog.load(staged.string());
+    calibrated.id = out.stem().string();
 
     using reports::Json;
     using reports::vega::obj;

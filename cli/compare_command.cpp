@@ -30,13 +30,21 @@ struct CompareOptions {
   OutputOptions out;
 };
 
+// A GPU name as the catalog resolves it, or a multi-GPU system (NxGPU or a system id) as given.
+std::string resolve_gpu_or_system(const std::string& name, const hw::Catalog& catalog) {
+  if (is_system_shorthand(name)) return name;
+  const auto systems = hw::SystemCatalog(catalog).ids();
+  if (std::find(systems.begin(), systems.end(), name) != systems.end()) return name;
+  return catalog.resolve(name);  // aliases and typed names ("h100" -> ask which; "4090")
+}
+
 std::vector<std::string> gpu_list(const std::vector<std::string>& items, const hw::Catalog& catalog) {
   std::vector<std::string> out;
   for (const auto& part : split_commas(items)) {
     if (part == "all") {
       for (const auto& id : catalog.ids()) out.push_back(id);
     } else {
-      out.push_back(catalog.resolve(part));  // aliases and typed names ("h100" -> ask which; "4090")
+      out.push_back(resolve_gpu_or_system(part, catalog));
     }
   }
   if (out.empty()) throw UsageError("--gpus needs at least one GPU");
@@ -202,10 +210,10 @@ void add_compare_command(CLI::App& app, AppContext& ctx) {
   cmd->callback([o, &ctx] {
     const auto ids = gpu_list(o->gpus, ctx.catalog);
     if (o->flags.gpu_usd && ids.size() > 1) throw UsageError("--gpu-usd sets one GPU's price; use it with `gpucast cost`");
-    const std::string baseline = o->baseline.empty() ? ids.front() : ctx.catalog.resolve(o->baseline);
+    const std::string baseline = o->baseline.empty() ? ids.front() : resolve_gpu_or_system(o->baseline, ctx.catalog);
     if (std::find(ids.begin(), ids.end(), baseline) == ids.end())
       throw UsageError("--baseline " + baseline + " is not among --gpus");
-    const auto source = resolve_workload(o->source, ctx.catalog);
+    const auto source = resolve_workload(o->source, ctx.catalog, *ctx.outputs);
     const auto overrides = hw::split_overrides(hw::split_host_overrides(o->sets).gpu).gpu;
     const auto host = load_host(ctx, o->source, o->sets);
     const auto unit = result_unit(source);
@@ -228,7 +236,7 @@ void add_compare_command(CLI::App& app, AppContext& ctx) {
       int gpus_used = 1;
       if (system) gpus_used = source.model ? source.options.parallel.world() : system->total_gpus();
       std::optional<sim::Simulator> simulator;
-      if (system) simulator.emplace(*system);
+      if (system) simulator.emplace(*system, host);
       else simulator.emplace(gpu, host);
       std::optional<sim::Prediction> prediction;
       try {

@@ -60,34 +60,18 @@ std::filesystem::path find_data_dir() {
 
 AppContext AppContext::from_environment() {
   const auto dir = find_data_dir();
-  return AppContext{dir, hw::Catalog(dir / "hardware"), hw::HostCatalog(dir / "hardware" / "catalog" / "hosts"), ""};
+  return AppContext{dir, hw::Catalog(dir / "hardware"), hw::HostCatalog(dir / "hardware" / "catalog" / "hosts"), "",
+                    std::make_shared<PendingOutputs>()};
 }
 
-void emit(const std::string& text, const std::string& path) {
+void emit(PendingOutputs& outputs, const std::string& text, const std::string& path) {
   if (path.empty() || path == "-") {
     std::cout << text;
     if (!text.empty() && text.back() != '\n') std::cout << '\n';
     std::cout.flush();
     return;
   }
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error("cannot write '" + path + "'");
-    out << text;
-    if (!text.empty() && text.back() != '\n') out << '\n';
-    out.close();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw Error("cannot write '" + path + "'");
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    throw Error("cannot write '" + path + "': " + ec.message());
-  }
+  outputs.write(path, text);
 }
 
 std::vector<std::string> split_commas(const std::vector<std::string>& items) {

@@ -1,9 +1,11 @@
 #pragma once
 // What every command needs: where gpucast's data lives, the catalog, and safe output.
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "cli/atomic_output.h"
 #include "hardware/catalog.h"
 #include "hardware/host_catalog.h"
 
@@ -16,6 +18,8 @@ struct AppContext {
   hw::Catalog catalog;
   hw::HostCatalog hosts;           // hardware/catalog/hosts
   std::string command_line;        // as typed, for report headers
+  // Files this command writes; main() commits them when the command succeeds.
+  std::shared_ptr<PendingOutputs> outputs = std::make_shared<PendingOutputs>();
 
   // Data from find_data_dir().
   static AppContext from_environment();
@@ -26,9 +30,9 @@ struct AppContext {
 // tree compiled in (a build that was not installed).
 [[nodiscard]] std::filesystem::path find_data_dir();
 
-// Writes `text` to stdout, or to `path` through a temporary file renamed into place, so that a
-// failure never leaves a half-written file.
-void emit(const std::string& text, const std::string& path = "");
+// Writes `text` to stdout (path "" or "-"), or stages it for `path` in `outputs` (a temporary
+// file renamed into place when the command succeeds), so that a failure never leaves a file.
+void emit(PendingOutputs& outputs, const std::string& text, const std::string& path = "");
 
 // "a,b" "c" -> {"a", "b", "c"}: list options that take comma-separated values, repeatably.
 [[nodiscard]] std::vector<std::string> split_commas(const std::vector<std::string>& items);

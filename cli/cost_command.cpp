@@ -8,6 +8,8 @@
 #include "cli/cost_options.h"
 #include "cli/output.h"
 #include "cli/run_summary.h"
+#include "cli/system_run.h"
+#include "cli/system_source.h"
 #include "common/errors.h"
 #include "models/cost/power_limit.h"
 #include "reports/units.h"
@@ -21,6 +23,8 @@ using reports::Table;
 
 struct CostOptions {
   std::string gpu;
+  std::string gpus;    // NxGPU: one node of N catalog GPUs
+  std::string system;  // a system id or file
   std::vector<std::string> sets;
   WorkloadSourceOptions source;
   CostFlags flags;
@@ -48,7 +52,7 @@ std::string days_text(double days) {
   return reports::fixed(days, 0) + " days (" + reports::fixed(days / 365, 1) + " years)";
 }
 
-std::string answer(const cost::CostComparison& c, const cost::CostInputs& in, bool has_cloud, double years) {
+std::string answer(const cost::CostComparison& c, const cost::CostInputs& in, bool has_cloud, double years, int gpus) {
   const std::string util = reports::percent(in.utilization);
   const std::string horizon = years_text(years);
   if (!has_cloud)
@@ -57,7 +61,8 @@ std::string answer(const cost::CostComparison& c, const cost::CostInputs& in, bo
   if (in.utilization == 0)
     return "At 0% utilization renting costs nothing, while owning costs the " + reports::usd(in.owned.purchase_usd) +
            " purchase: rent.";
-  const std::string rate = "$" + reports::fixed(in.cloud_usd_per_hour, 2) + "/GPU-hour";
+  const std::string rate = "$" + reports::fixed(in.cloud_usd_per_hour, 2) +
+                           (gpus > 1 ? "/hour for " + std::to_string(gpus) + " GPUs" : "/GPU-hour");
   if (!c.break_even_days)
     return "Renting is cheaper at any horizon: at " + util + " utilization the electricity alone ($" +
            reports::fixed(c.electricity_usd_per_busy_hour, 2) + " per working hour) costs as much as renting at " +
@@ -85,14 +90,14 @@ Json comparison_json(const cost::CostComparison& c) {
   return j;
 }
 
-reports::Report build_report(const CostOptions& o, const hw::GpuSpec* gpu, const ResolvedCost& rc,
+reports::Report build_report(const CostOptions& o, const hw::GpuSpec* gpu, const hw::SystemSpec* system, const ResolvedCost& rc,
                              const std::optional<PowerCap>& cap, const std::optional<PerResult>& per) {
   const auto& in = rc.inputs;
   const auto on_demand = cost::compare_costs(in);
   std::optional<cost::CostComparison> spot;
   if (rc.spot) {
     auto s = in;
-    s.cloud_usd_per_hour = rc.spot->usd_per_gpu_hour;
+    s.cloud_usd_per_hour = rc.spot->usd_per_gpu_hour * rc.gpus;
     spot = cost::compare_costs(s);
   }
   const bool has_cloud = rc.on_demand.has_value();
@@ -100,7 +105,9 @@ reports::Report build_report(const CostOptions& o, const hw::GpuSpec* gpu, const
 
   reports::Report r;
   r.title = gpu ? "Owning vs renting: " + gpu->id + " (" + gpu->name + ")" : "Owning vs renting";
-  r.summary.push_back(answer(on_demand, in, has_cloud, years));
+  if (system)
+    r.title = "Owning vs renting: " + std::to_string(rc.gpus) + " GPUs of " + system->id + " (" + system->name + ")";
+  r.summary.push_back(answer(on_demand, in, has_cloud, years, rc.gpus));
   if (cap) {
     std::string line = "Power limit " + reports::fixed(cap->limit_w, 0) + " W: SM clock at " +
                        reports::percent(cap->clock_fraction) + "; compute-bound work slows by up to " +
@@ -132,11 +139,11 @@ reports::Report build_report(const CostOptions& o, const hw::GpuSpec* gpu, const
   const bool used = in.utilization > 0;
   if (used)
     row("per working hour", on_demand.owned_usd_per_busy_hour, in.cloud_usd_per_hour,
-        rc.spot ? std::optional<double>(rc.spot->usd_per_gpu_hour) : std::nullopt);
+        rc.spot ? std::optional<double>(rc.spot->usd_per_gpu_hour * rc.gpus) : std::nullopt);
   if (per && used && per->results_per_hour > 0)
     row("per " + per->unit, on_demand.owned_usd_per_busy_hour / per->results_per_hour,
         in.cloud_usd_per_hour / per->results_per_hour,
-        rc.spot ? std::optional<double>(rc.spot->usd_per_gpu_hour / per->results_per_hour) : std::nullopt);
+        rc.spot ? std::optional<double>((rc.spot->usd_per_gpu_hour * rc.gpus) / per->results_per_hour) : std::nullopt);
   if (has_cloud) {
     std::vector<std::string> cells{"break-even", "-",
                                    on_demand.break_even_days ? days_text(*on_demand.break_even_days) : "never"};
@@ -161,12 +168,14 @@ reports::Report build_report(const CostOptions& o, const hw::GpuSpec* gpu, const
     csv_row("cloud", on_demand.cloud_usd_per_year, on_demand.cloud_total_usd, in.cloud_usd_per_hour,
             on_demand.break_even_days);
   if (spot)
-    csv_row("cloud_spot", spot->cloud_usd_per_year, spot->cloud_total_usd, rc.spot->usd_per_gpu_hour,
+    csv_row("cloud_spot", spot->cloud_usd_per_year, spot->cloud_total_usd, (rc.spot->usd_per_gpu_hour * rc.gpus),
             spot->break_even_days);
   r.csv = csv;
 
   Json j = Json::object();
   j.set("gpu", gpu ? Json(gpu->id) : Json());
+  j.set("system", system ? Json(system->id) : Json());
+  j.set("gpus", rc.gpus);
   Json ij = Json::object();
   ij.set("purchase_usd", in.owned.purchase_usd);
   ij.set("machine_usd", rc.machine_usd);
@@ -178,7 +187,7 @@ reports::Report build_report(const CostOptions& o, const hw::GpuSpec* gpu, const
   ij.set("years", years);
   ij.set("cloud_usd_per_hour", has_cloud ? Json(in.cloud_usd_per_hour) : Json());
   ij.set("cloud_source", rc.on_demand ? Json(rc.on_demand->provider + " " + rc.on_demand->instance) : Json());
-  ij.set("spot_usd_per_hour", rc.spot ? Json(rc.spot->usd_per_gpu_hour) : Json());
+  ij.set("spot_usd_per_hour", rc.spot ? Json(rc.spot->usd_per_gpu_hour * rc.gpus) : Json());
   j.set("inputs", ij);
   const Json totals = comparison_json(on_demand);
   for (const auto& [k, v] : totals.as_object()) j.set(k, v);
@@ -203,7 +212,7 @@ reports::Report build_report(const CostOptions& o, const hw::GpuSpec* gpu, const
     pr.set("results_per_hour", per->results_per_hour);
     pr.set("owned_usd", on_demand.owned_usd_per_busy_hour / per->results_per_hour);
     pr.set("cloud_usd", has_cloud ? Json(in.cloud_usd_per_hour / per->results_per_hour) : Json());
-    pr.set("spot_usd", rc.spot ? Json(rc.spot->usd_per_gpu_hour / per->results_per_hour) : Json());
+    pr.set("spot_usd", rc.spot ? Json((rc.spot->usd_per_gpu_hour * rc.gpus) / per->results_per_hour) : Json());
     j.set("per_result", pr);
   } else {
     j.set("per_result", Json());
@@ -224,18 +233,26 @@ void add_cost_command(CLI::App& app, AppContext& ctx) {
   auto o = std::make_shared<CostOptions>();
   auto* cmd = app.add_subcommand("cost", "Owning a GPU against renting one: cost per year, break-even, cost per result");
   cmd->add_option("--gpu", o->gpu, "catalog id or .toml file (omit for a plain calculator)");
+  cmd->add_option("--gpus", o->gpus, "N GPUs of one node, e.g. 8xh100-sxm: prices, power and rent of the GPUs the job uses");
+  cmd->add_option("--system", o->system, "multi-GPU system: id in hardware/catalog/systems or a .toml file");
   add_workload_source_options(cmd, o->source);
   cmd->add_option("--set", o->sets, "override a hardware key: key.path=value (repeatable)");
   add_cost_flags(cmd, o->flags, true);
   add_output_options(cmd, o->out);
   cmd->callback([o, &ctx] {
     const bool has_workload = !o->source.workload.empty() || !o->source.model.empty() || !o->source.trace.empty();
-    if (has_workload && o->gpu.empty()) throw UsageError("a workload needs --gpu to predict its speed");
+    const int given = !o->gpu.empty() + !o->gpus.empty() + !o->system.empty();
+    if (given > 1) throw UsageError("give one of --gpu, --gpus NxGPU and --system");
+    if (has_workload && given == 0) throw UsageError("a workload needs --gpu (or --gpus/--system) to predict its speed");
+    std::optional<hw::SystemSpec> system;
+    if (!o->gpus.empty() || !o->system.empty())
+      system = load_system(ctx, o->system.empty() ? o->gpus : o->system, o->sets);
     std::optional<hw::GpuSpec> gpu;
-    if (!o->gpu.empty()) gpu = ctx.catalog.load(o->gpu, gpu_overrides(o->sets));
+    if (system) gpu = system->gpu;
+    else if (!o->gpu.empty()) gpu = ctx.catalog.load(o->gpu, gpu_overrides(o->sets));
     if (!o->flags.price_file.empty() && !gpu) throw UsageError("--price-file needs --gpu (it holds prices per GPU)");
     if (const auto prices = read_price_flags(o->flags, ctx.catalog); prices && gpu) hw::apply_price_file(*prices, *gpu);
-    const ResolvedCost rc = resolve_cost(o->flags, gpu ? &*gpu : nullptr);
+    ResolvedCost rc = resolve_cost(o->flags, gpu ? &*gpu : nullptr);
 
     std::optional<PowerCap> cap;
     if (o->flags.power_limit_w && gpu) {
@@ -243,8 +260,26 @@ void add_cost_command(CLI::App& app, AppContext& ctx) {
                      cost::clock_fraction_under_cap(gpu->power.tdp_w, *o->flags.power_limit_w), std::nullopt};
     }
     std::optional<PerResult> per;
-    if (has_workload) {
-      const auto source = resolve_workload(o->source, ctx.catalog);
+    if (system) {
+      // Several GPUs: the job's GPUs (the layout's, or the whole system for a workload file or none).
+      int gpus = system->total_gpus();
+      if (has_workload) {
+        const auto source = resolve_workload(o->source, ctx.catalog, *ctx.outputs);
+        const auto host = load_host(ctx, o->source, o->sets);
+        auto run = run_on_system(source, *system, host);
+        gpus = run.gpus_used;
+        if (cap && cap->clock_fraction < 1) {
+          auto capped = *system;
+          capped.gpu = cost::at_clock_fraction(system->gpu, cap->clock_fraction);
+          const auto slow = run_on_system(source, capped, host);
+          cap->slowdown = slow.summary.time_us / run.summary.time_us - 1;
+          run = slow;
+        }
+        per = PerResult{run.summary.result_name, run.summary.results_per_s * 3600};
+      }
+      scale_to_gpus(rc, o->flags, gpus, *system);
+    } else if (has_workload) {
+      const auto source = resolve_workload(o->source, ctx.catalog, *ctx.outputs);
       const auto host = load_host(ctx, o->source, o->sets);
       sim::Simulator full(*gpu, host);
       const auto p = full.predict(source.workload);
@@ -257,7 +292,7 @@ void add_cost_command(CLI::App& app, AppContext& ctx) {
       }
       per = PerResult{s.result_name, s.results_per_s * 3600};
     }
-    auto report = build_report(*o, gpu ? &*gpu : nullptr, rc, cap, per);
+    auto report = build_report(*o, gpu ? &*gpu : nullptr, system ? &*system : nullptr, rc, cap, per);
     add_warnings(report, gpu ? price_warnings(o->flags, *gpu, rc) : std::vector<std::string>{});
     write_report(ctx, report, o->out);
   });

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "common/errors.h"
+#include "models/cost/multi_gpu.h"
 #include "models/cost/price_age.h"
 #include "reports/json.h"
 #include "reports/units.h"
@@ -24,19 +25,19 @@ void add_cost_flags(CLI::App* cmd, CostFlags& f, bool with_cloud_and_power) {
   cmd->add_option("--desktop-usd", f.desktop_usd,
                   "the machine around the GPU (default: " + dollars(kDesktopMachine.machine_usd) + " desktop; " +
                       dollars(kServerShare.machine_usd) + " server share for SXM GPUs); without --gpu, the whole machine")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--gpu-usd", f.gpu_usd, "GPU price (default: the catalog's price.usd)")->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0.0, 1e12));
+  cmd->add_option("--gpu-usd", f.gpu_usd, "GPU price (default: the catalog's price.usd)")->check(CLI::Range(0.0, 1e12));
   cmd->add_option("--gpu-watts", f.gpu_watts, "GPU power while working (default: the catalog's power.tdp_w)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0.0, 1e12));
   cmd->add_option("--host-watts", f.host_watts, "rest of the machine while working (default: " + watts(kDesktopMachine.host_watts) + "; " +
                       watts(kServerShare.host_watts) + " for SXM)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0.0, 1e12));
   cmd->add_option("--utilization", f.utilization, "fraction of the year the GPU works (default " + reports::format_number(CostDefaults::utilization) + ")")
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--electricity-usd-kwh", f.usd_per_kwh, "electricity price, USD per kWh (default " + reports::format_number(CostDefaults::usd_per_kwh) + ")")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0.0, 1e12));
   cmd->add_option("--years", f.years, "horizon: years the machine is used and paid off over (default " + years_text(CostDefaults::years) + ")")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1e-6, 1e12));
   cmd->add_option("--price-file", f.price_file,
                   "TOML file of your own price quotes (purchase and cloud, per GPU); replaces the catalog's prices "
                   "for the GPUs it names (docs/hardware-format.md)")
@@ -44,9 +45,9 @@ void add_cost_flags(CLI::App* cmd, CostFlags& f, bool with_cloud_and_power) {
   if (with_cloud_and_power) {
     cmd->add_option("--cloud-usd-per-hour", f.cloud_usd_per_hour,
                     "rent per GPU-hour (default: the cheapest on-demand price in the catalog)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(CLI::Range(0.0, 1e12));
     cmd->add_option("--power-limit-w", f.power_limit_w, "cap the GPU's board power (nvidia-smi -pl); slows the SM clock")
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::Range(1e-6, 1e12));
   }
 }
 
@@ -75,6 +76,19 @@ void add_warnings(reports::Report& report, const std::vector<std::string>& warni
   }
   if (!warnings.empty()) report.sections.push_back({"Warnings", text, std::nullopt});
   if (report.json.is_object()) report.json.set("warnings", list);
+}
+
+void scale_to_gpus(ResolvedCost& rc, const CostFlags& f, int gpus, const hw::SystemSpec& system) {
+  const bool whole = gpus == system.total_gpus();
+  const bool priced = whole && system.price_usd && !f.gpu_usd && !f.desktop_usd;
+  rc.inputs = models::cost::for_gpus(rc.inputs, gpus, priced ? system.price_usd : std::nullopt);
+  rc.gpus = gpus;
+  rc.shown.insert(rc.shown.begin(),
+                  {"GPUs", std::to_string(gpus) + " of " + std::to_string(system.total_gpus()),
+                   "system " + system.id + ": purchase, power and rent x " + std::to_string(gpus)});
+  if (priced)
+    rc.shown.insert(rc.shown.begin() + 1,
+                    {"system price", reports::usd(*system.price_usd), "system " + system.id + ": price_usd"});
 }
 
 ResolvedCost resolve_cost(const CostFlags& f, const hw::GpuSpec* gpu) {

@@ -10,6 +10,7 @@
 #include "hardware/catalog.h"
 #include "hardware/gpu_spec.h"
 #include "hardware/price_file.h"
+#include "hardware/system_spec.h"
 #include "reports/report.h"
 #include "models/cost/ownership.h"
 #include "models/cost/pricing.h"
@@ -48,6 +49,7 @@ struct ResolvedCost {
   double gpu_watts = 0;
   double host_watts = 0;
   std::string machine_kind;
+  int gpus = 1;                           // GPUs owned or rented together (scale_to_gpus)
   std::vector<CostInput> shown;           // the inputs, for the report
 };
 
@@ -61,6 +63,11 @@ struct ResolvedCost {
 
 // Appends a "Warnings" section and a JSON "warnings" array (empty when there are none).
 void add_warnings(reports::Report& report, const std::vector<std::string>& warnings);
+
+// Several GPUs working together (a system's GPUs that a job uses): purchase, power and rent times
+// `gpus` (models/cost/multi_gpu.h); the system's published price replaces the per-GPU prices when
+// the job uses every GPU of it and no price flag is given. Adds the count to the shown inputs.
+void scale_to_gpus(ResolvedCost& rc, const CostFlags& f, int gpus, const hw::SystemSpec& system);
 
 // Combines flags with the GPU's catalog entry (when `gpu` is given). Without a GPU, --desktop-usd
 // is the whole machine and --gpu-watts and --cloud-usd-per-hour are required.

@@ -49,7 +49,7 @@ void add_explain_command(CLI::App& app, AppContext& ctx) {
   auto* cmd = app.add_subcommand("explain", "Show how one op is predicted: every option considered, term by term");
   cmd->add_option("--gpu", opts->gpu, "catalog id or .toml file")->required();
   cmd->add_option("--set", opts->sets, "override a hardware key: key.path=value (repeatable)");
-  cmd->add_option("--top", opts->top, "how many of the fastest options to show");
+  cmd->add_option("--top", opts->top, "how many of the fastest options to show")->check(CLI::Range(1, 1000));
   cmd->add_option("op", opts->op, "op and parameters, e.g.: gemm m=1 n=4096 k=4096 dtype=bf16")->required();
   add_output_options(cmd, opts->out);
   cmd->callback([opts, &ctx] {

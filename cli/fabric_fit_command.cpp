@@ -141,7 +141,7 @@ void add_fabric_fit_command(CLI::App& app, AppContext& ctx) {
           "), even size indices fitted, odd held out" +
           (o->ramp_exponent > 0 ? "; ramp exponent fixed at " + reports::sig3(o->ramp_exponent) + " (assumption)" : "") +
           (base.fabric.nvls ? std::string("") : std::string("; NVLink multicast off (NCCL_NVLS_ENABLE=0)"));
-      emit(calib::profile_toml(fit, o->profile_name.empty() ? base.name + " (fitted)" : o->profile_name,
+      emit(*ctx.outputs, calib::profile_toml(fit, o->profile_name.empty() ? base.name + " (fitted)" : o->profile_name,
                                o->system,
                                extra, provenance),
            o->profile);

@@ -29,8 +29,8 @@ void write_reports(const AppContext& ctx, const std::vector<reports::Report>& re
     const auto libs = reports::load_chart_libraries(ctx.data_dir / "reports" / "web" / "node_modules");
     html = reports::render_html(reports, libs, {ctx.command_line, now_utc(), kVersion});
   }
-  if (!o.html.empty()) emit(html, o.html);
-  emit(text, o.output);
+  if (!o.html.empty()) emit(*ctx.outputs, html, o.html);
+  emit(*ctx.outputs, text, o.output);
 }
 
 }  // namespace gpucast::cli

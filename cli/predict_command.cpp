@@ -21,11 +21,11 @@ struct PredictOptions {
 };
 
 reports::Report predict_on_system(const AppContext& ctx, const PredictOptions& o, const ResolvedWorkload& source,
-                                  const std::string& system_id) {
+                                  const std::string& system_id, const hw::HostSpec& host) {
   const auto system = load_system(ctx, system_id, o.sets);
   const wl::Parallelism layout = source.model ? source.options.parallel : wl::Parallelism{};
   check_layout_fits(system, layout);
-  sim::Simulator simulator(system);
+  sim::Simulator simulator(system, host);
   const auto p = simulator.predict(source.workload);
   std::optional<reports::ModelRun> run;
   if (source.model) run = model_run(source, system.gpu);
@@ -56,18 +56,18 @@ void add_predict_command(CLI::App& app, AppContext& ctx) {
   cmd->callback([opts, &ctx] {
     if (opts->gpus.empty() && opts->system.empty()) throw UsageError("give --gpu ID, --gpus NxID or --system ID");
     if (!opts->gpus.empty() && !opts->system.empty()) throw UsageError("give --gpu/--gpus or --system, not both");
-    const auto source = resolve_workload(opts->source, ctx.catalog);
+    const auto source = resolve_workload(opts->source, ctx.catalog, *ctx.outputs);
     const auto host = load_host(ctx, opts->source, opts->sets);
     std::vector<reports::Report> reports;
     if (!opts->system.empty()) {
-      reports.push_back(predict_on_system(ctx, *opts, source, opts->system));
+      reports.push_back(predict_on_system(ctx, *opts, source, opts->system, host));
       write_reports(ctx, reports, opts->out);
       return;
     }
     // Predictions point into their simulator's cache: keep every simulator until the reports exist.
     for (const auto& id : split_commas(opts->gpus)) {
       if (is_system_shorthand(id)) {
-        reports.push_back(predict_on_system(ctx, *opts, source, id));
+        reports.push_back(predict_on_system(ctx, *opts, source, id, host));
         continue;
       }
       if (source.model && source.options.parallel.world() > 1)

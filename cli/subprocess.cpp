@@ -1,5 +1,7 @@
 #include "cli/subprocess.h"
 
+#include "common/limits.h"
+
 #include "cli/progress_bar.h"
 
 #include <unistd.h>
@@ -47,8 +49,11 @@ void Progress::line(const std::string& text) {
   static const std::regex kStep(R"(^\[[a-z0-9_-]+\] (\d+)/(\d+) (.*)$)");
   std::smatch m;
   if (!std::regex_match(text, m, kStep)) return;
-  const int k = std::stoi(m[1]);
-  const int n = std::max(1, std::stoi(m[2]));
+  const auto k_value = parse_int64(m[1].str());
+  const auto n_value = parse_int64(m[2].str());
+  if (!k_value || !n_value || *k_value < 0 || *n_value > 1000000000 || *k_value > *n_value) return;
+  const int k = static_cast<int>(*k_value);
+  const int n = std::max(1, static_cast<int>(*n_value));
   if (!tty_) {
     std::cerr << "  " << k << "/" << n << " " << m[3].str() << "\n";
     return;

@@ -10,6 +10,7 @@
 #include "cli/progress_bar.h"
 #include "cli/run_summary.h"
 #include "common/errors.h"
+#include "common/limits.h"
 #include "reports/units.h"
 #include "reports/whatif_charts.h"
 #include "cli/sweep_grid.h"
@@ -25,6 +26,7 @@ struct SweepOptions {
   std::vector<std::string> sets;
   WorkloadSourceOptions source;
   unsigned threads = 0;
+  size_t max_points = cli::kDefaultMaxSweepPoints;
   OutputOptions out;
 };
 
@@ -40,10 +42,12 @@ wl::GenerateOptions with_workload_values(wl::GenerateOptions g, const std::vecto
     if (axes[i].kind != cli::AxisKind::workload) continue;
     const auto& key = axes[i].key;
     const auto& v = values[i];
-    if (key == "batch") g.batch = std::stol(v);
-    else if (key == "seq") g.seq = std::stol(v);
-    else if (key == "context") g.context = std::stol(v);
-    else if (key == "layers") g.layers = std::stoi(v);
+    // parse_vary() checked every value and its range.
+    const long n = key == "dtype" || key == "launch" ? 0 : static_cast<long>(parse_int64(v).value_or(0));
+    if (key == "batch") g.batch = n;
+    else if (key == "seq") g.seq = n;
+    else if (key == "context") g.context = n;
+    else if (key == "layers") g.layers = static_cast<int>(n);
     else if (key == "dtype") g.dtype = *parse_dtype(v);
     else if (key == "launch") g.launch = v == "graph" ? wl::LaunchMode::graph : wl::LaunchMode::eager;
   }
@@ -74,6 +78,10 @@ class SweepRunner {
       r.summary = summarize(w, gpu, p);
     } catch (const Error& e) {
       r.error = e.what();
+    } catch (const std::bad_alloc&) {
+      r.error = "out of memory";
+    } catch (const std::exception& e) {
+      r.error = std::string("internal error: ") + e.what();
     }
     return r;
   }
@@ -275,11 +283,13 @@ void add_sweep_command(CLI::App& app, AppContext& ctx) {
       ->required();
   cmd->add_option("--set", o->sets, "override a hardware key at every point: key.path=value (repeatable)");
   add_workload_source_options(cmd, o->source);
-  cmd->add_option("--threads", o->threads, "worker threads (default: every core)");
+  cmd->add_option("--threads", o->threads, "worker threads (default: every core)")->check(CLI::Range(0u, 1024u));
+  cmd->add_option("--max-points", o->max_points, "the most grid points a sweep may run (default 10000)")
+      ->check(CLI::Range(size_t{1}, cli::kMaxSweepPoints));
   add_output_options(cmd, o->out);
   cmd->callback([o, &ctx] {
-    const auto axes = cli::parse_vary_all(o->vary);
-    const auto base = resolve_workload(o->source, ctx.catalog);
+    const auto axes = cli::parse_vary_all(o->vary, o->max_points);
+    const auto base = resolve_workload(o->source, ctx.catalog, *ctx.outputs);
     for (const auto& a : axes)
       if (a.kind == cli::AxisKind::workload && !base.config)
         throw UsageError("--vary " + a.key + " needs --model (a workload file has fixed shapes)");

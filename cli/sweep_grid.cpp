@@ -9,6 +9,8 @@
 
 #include "common/dtype.h"
 #include "common/errors.h"
+#include "common/limits.h"
+#include "workloads/generate.h"
 #include "hardware/key_schema.h"
 #include "hardware/overrides.h"
 #include "common/suggest.h"
@@ -84,11 +86,12 @@ const std::set<std::string>& integer_workload_keys() {
 
 void check_workload_value(const std::string& spec, const std::string& key, const std::string& value) {
   if (integer_workload_keys().count(key)) {
-    char* end = nullptr;
-    const long long v = std::strtoll(value.c_str(), &end, 10);
-    const bool zero_ok = key == "context";
-    if (value.empty() || *end != '\0' || v < (zero_ok ? 0 : 1))
-      bad(spec, key + " takes " + (zero_ok ? "non-negative" : "positive") + " integers, not '" + value + "'");
+    const auto v = parse_int64(value);
+    const long long min = key == "context" ? 0 : 1;
+    const long long max = key == "batch" ? wl::kMaxBatch : key == "layers" ? 100000 : wl::kMaxSeq;
+    if (!v || *v < min || *v > max)
+      bad(spec, key + " takes integers in [" + std::to_string(min) + ", " + std::to_string(max) + "], not '" + value +
+                    "'");
   } else if (key == "dtype") {
     if (!parse_dtype(value)) bad(spec, "unknown data type '" + value + "' (" + dtype_choices() + ")");
   } else if (key == "launch") {
@@ -159,7 +162,7 @@ SweepAxis parse_vary(const std::string& raw) {
   return axis;
 }
 
-std::vector<SweepAxis> parse_vary_all(const std::vector<std::string>& specs) {
+std::vector<SweepAxis> parse_vary_all(const std::vector<std::string>& specs, size_t max_points) {
   if (specs.empty()) throw UsageError("give at least one --vary KEY=VALUES");
   std::vector<SweepAxis> axes;
   std::set<std::string> keys;
@@ -167,9 +170,9 @@ std::vector<SweepAxis> parse_vary_all(const std::vector<std::string>& specs) {
     axes.push_back(parse_vary(s));
     if (!keys.insert(axes.back().key).second) throw UsageError("--vary " + axes.back().key + " is given twice");
   }
-  if (grid_size(axes) > kMaxSweepPoints)
+  if (grid_size(axes) > max_points)
     throw UsageError("the sweep has " + std::to_string(grid_size(axes)) + " points; the most is " +
-                     std::to_string(kMaxSweepPoints));
+                     std::to_string(max_points) + " (raise it with --max-points N)");
   return axes;
 }
 

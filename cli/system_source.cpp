@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "hardware/host_catalog.h"
+
 namespace gpucast::cli {
 
 bool is_system_shorthand(const std::string& text) {
@@ -14,7 +16,8 @@ bool is_system_shorthand(const std::string& text) {
 
 hw::SystemSpec load_system(const AppContext& ctx, const std::string& id, const std::vector<std::string>& sets) {
   const hw::SystemCatalog systems(ctx.catalog);
-  const auto overrides = hw::split_overrides(sets);
+  // host.KEY assignments are the host's (load_host), not the system's or its GPU's.
+  const auto overrides = hw::split_overrides(hw::split_host_overrides(sets).gpu);
   if (is_system_shorthand(id)) return systems.from_shorthand(id, overrides);
   return systems.load(id, overrides);
 }

@@ -13,9 +13,9 @@ void add_workload_source_options(CLI::App* cmd, WorkloadSourceOptions& o, bool w
   cmd->add_option("--model", o.model, "model preset (gpt2, llama-3-8b, resnet50, ...) or model TOML file");
   cmd->add_option("--mode", o.mode, "train | prefill | decode | inference (default: prefill for LLMs, else inference)")
       ->check(CLI::IsMember({"train", "prefill", "decode", "inference"}));
-  cmd->add_option("--batch", o.batch, "sequences or images per step")->check(CLI::PositiveNumber);
-  cmd->add_option("--seq", o.seq, "tokens per sequence (prefill, train, encoders)")->check(CLI::PositiveNumber);
-  cmd->add_option("--context", o.context, "tokens already in the KV cache (decode)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--batch", o.batch, "sequences or images per step")->check(CLI::Range(1L, wl::kMaxBatch));
+  cmd->add_option("--seq", o.seq, "tokens per sequence (prefill, train, encoders)")->check(CLI::Range(1L, wl::kMaxSeq));
+  cmd->add_option("--context", o.context, "tokens already in the KV cache (decode)")->check(CLI::Range(0L, wl::kMaxSeq));
   cmd->add_option("--dtype", o.dtype, "fp32 | tf32 | fp16 | bf16 | fp8 | int8 | fp6 | fp4 (weights and activations)")
       ->check(CLI::IsMember({"fp32", "tf32", "fp16", "bf16", "fp8", "int8", "fp6", "fp4"}));
   cmd->add_option("--attention", o.attention,
@@ -27,7 +27,7 @@ void add_workload_source_options(CLI::App* cmd, WorkloadSourceOptions& o, bool w
   cmd->add_flag("--recompute", o.recompute, "activation recomputation in training");
   cmd->add_option("--host-launch-us", o.host_launch_us,
                   "host time of one kernel launch: replaces the host description's cuda.launch_us")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1e-6, 1e6));
   cmd->add_option("--precision", o.precision,
                   "training as PyTorch runs it: amp (fp32 master weights + bf16 autocast) | bf16 | fp16 | fp32 "
                   "(weights, grads and optimizer states in that type); default: the older --dtype generator")
@@ -36,27 +36,30 @@ void add_workload_source_options(CLI::App* cmd, WorkloadSourceOptions& o, bool w
       ->check(CLI::IsMember({"adamw", "adamw-fused", "sgd"}));
   cmd->add_flag("--clip-grad", o.clip_grad, "clip_grad_norm_ over all gradients before the step (with --precision)");
   cmd->add_option("--grad-accum", o.grad_accum, "micro-steps (forward + backward of --batch) per optimizer step")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 100000));
   cmd->add_option("--host", o.host,
                   "host that issues the work: hosts catalog id (generic, h100-box, ...) or .toml file; "
                   "default: generic")
       ->type_name("ID_OR_FILE");
   cmd->add_option("--layers", o.layers, "override a transformer's layer count (one-layer studies)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--max-kernels", o.max_kernels,
+                  "the most kernels a generated workload may hold (default 1000000)")
+      ->check(CLI::Range(1L, 100000000L));
   cmd->add_option("--layout", o.layout,
                   "CNN activation layout: nhwc (channels_last, default) | nchw (cuDNN transposes around "
                   "tensor-core convolutions)")
       ->check(CLI::IsMember({"nhwc", "nchw"}));
   cmd->add_option("--launch", o.launch, "eager | graph (CUDA graph replay)")->check(CLI::IsMember({"eager", "graph"}));
   cmd->add_option("--tp", o.tp, "tensor-parallel degree (heads and MLP split, two all-reduces per layer)")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--pp", o.pp, "pipeline-parallel stages (1F1B schedule)")->check(CLI::PositiveNumber);
-  cmd->add_option("--dp", o.dp, "data-parallel replicas (--batch is the global batch)")->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 65536));
+  cmd->add_option("--pp", o.pp, "pipeline-parallel stages (1F1B schedule)")->check(CLI::Range(1, 65536));
+  cmd->add_option("--dp", o.dp, "data-parallel replicas (--batch is the global batch)")->check(CLI::Range(1, 65536));
   cmd->add_option("--ep", o.ep, "expert-parallel degree (MoE models: all-to-all dispatch and combine)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 65536));
   cmd->add_flag("--sp", o.sp, "sequence parallelism with --tp: reduce-scatter + all-gather instead of all-reduce");
   cmd->add_option("--microbatches", o.microbatches, "microbatches per pipeline step (with --pp)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 100000));
   cmd->add_option("--zero", o.zero, "data-parallel state sharding: none | 1 | 2 | 3 (3 = FSDP full sharding)")
       ->check(CLI::IsMember({"none", "0", "1", "2", "3", "fsdp"}));
   cmd->add_option("--trace", o.trace,
@@ -66,7 +69,7 @@ void add_workload_source_options(CLI::App* cmd, WorkloadSourceOptions& o, bool w
                   "with --trace: the GPU it was recorded on (default: matched from the trace's deviceProperties)");
   cmd->add_option("--host-speed", o.host_speed,
                   "replayed host time (traces, host_delay_us) divides by this: 2 = a host twice as fast")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1e-3, 1e3));
   if (with_dump) cmd->add_option("--dump-workload", o.dump, "write the generated or traced workload to this file");
 }
 
@@ -91,6 +94,7 @@ wl::GenerateOptions options_for(const wl::ModelConfig& config, const WorkloadSou
   g.recompute = o.recompute;
   g.launch = o.launch == "graph" ? wl::LaunchMode::graph : wl::LaunchMode::eager;
   g.layers = o.layers;
+  g.max_kernels = o.max_kernels;
   g.parallel.tp = o.tp;
   g.parallel.pp = o.pp;
   g.parallel.dp = o.dp;
@@ -113,7 +117,8 @@ wl::GenerateOptions options_for(const wl::ModelConfig& config, const WorkloadSou
 }
 }  // namespace
 
-ResolvedWorkload resolve_workload(const WorkloadSourceOptions& o, const hw::Catalog& catalog) {
+ResolvedWorkload resolve_workload(const WorkloadSourceOptions& o, const hw::Catalog& catalog,
+                                  PendingOutputs& outputs) {
   if (int(!o.workload.empty()) + int(!o.model.empty()) + int(!o.trace.empty()) != 1)
     throw UsageError("give exactly one of --workload FILE, --model NAME_OR_FILE or --trace FILE");
   if (o.trace.empty() && (!o.step.empty() || !o.source_gpu.empty()))
@@ -126,7 +131,7 @@ ResolvedWorkload resolve_workload(const WorkloadSourceOptions& o, const hw::Cata
     auto w = imported->workload;
     if (o.host_speed > 0) w = w.with_host_speed(o.host_speed);
     if (o.host_launch_us > 0) w = w.with_host_launch_us(o.host_launch_us);
-    if (!o.dump.empty()) emit(wl::write_workload(w), o.dump);
+    if (!o.dump.empty()) emit(outputs, wl::write_workload(w), o.dump);
     ResolvedWorkload r{w, std::nullopt, std::nullopt, {}, o.host_launch_us, nullptr};
     r.trace = imported;
     return r;
@@ -147,7 +152,7 @@ ResolvedWorkload resolve_workload(const WorkloadSourceOptions& o, const hw::Cata
   const auto options = options_for(config, o);
   auto generated = wl::generate(config, options);
   if (o.host_launch_us > 0) generated.workload = generated.workload.with_host_launch_us(o.host_launch_us);
-  if (!o.dump.empty()) emit(wl::write_workload(generated.workload), o.dump);
+  if (!o.dump.empty()) emit(outputs, wl::write_workload(generated.workload), o.dump);
   return ResolvedWorkload{generated.workload, config, generated, options, o.host_launch_us, nullptr};
 }
 

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/atomic_output.h"
 #include "hardware/catalog.h"
 #include "cli/context.h"
 #include "hardware/gpu_spec.h"
@@ -47,6 +48,7 @@ struct WorkloadSourceOptions {
   bool clip_grad = false;
   int grad_accum = 1;
   std::string host;  // host description id or file; "" = hw::kDefaultHostId
+  long max_kernels = wl::kDefaultMaxKernels;
 };
 
 void add_workload_source_options(CLI::App* cmd, WorkloadSourceOptions& o, bool with_dump = false);
@@ -61,8 +63,10 @@ struct ResolvedWorkload {
 };
 
 // Reads the workload file or the trace, or generates the model's workload; throws UsageError when
-// none or several are given.
-[[nodiscard]] ResolvedWorkload resolve_workload(const WorkloadSourceOptions& o, const hw::Catalog& catalog);
+// none or several are given. --dump-workload is staged in `outputs` (written when the command
+// succeeds).
+[[nodiscard]] ResolvedWorkload resolve_workload(const WorkloadSourceOptions& o, const hw::Catalog& catalog,
+                                                PendingOutputs& outputs);
 // Regenerates with changed options (sweeps over batch, seq, context, dtype).
 [[nodiscard]] ResolvedWorkload regenerate(const ResolvedWorkload& base, const wl::GenerateOptions& options);
 // --set assignments for the GPU (host.<host key> ones left out).

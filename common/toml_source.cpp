@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/limits.h"
+
 namespace gpucast {
 
 toml::table parse_toml_text(std::string_view text, const std::string& origin) {
@@ -15,11 +17,7 @@ toml::table parse_toml_text(std::string_view text, const std::string& origin) {
 }
 
 toml::table parse_toml_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(SourceLocation{path.string()}, "", "cannot open file");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return parse_toml_text(buffer.str(), path.string());
+  return parse_toml_text(read_input_file(path), path.string());
 }
 
 SourceLocation location_of(const toml::source_region& region, const std::string& fallback_file) {

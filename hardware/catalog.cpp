@@ -17,6 +17,15 @@ bool looks_like_path(const std::string& s) {
   return s.find('/') != std::string::npos || (s.size() > 5 && s.substr(s.size() - 5) == ".toml");
 }
 
+// A relative path without ".." components: a name in a file cannot reach outside its folder.
+bool stays_inside(const std::string& target) {
+  const fs::path p(target);
+  if (target.empty() || p.is_absolute() || target.find('\0') != std::string::npos) return false;
+  for (const auto& part : p)
+    if (part == "..") return false;
+  return true;
+}
+
 std::vector<std::string> stems_in(const fs::path& dir) {
   std::vector<std::string> out;
   std::error_code ec;
@@ -164,6 +173,10 @@ GpuSpec Catalog::load(const std::string& id_or_file, const std::vector<Override>
     auto ext = chain.back().values.find("extends");
     if (ext == chain.back().values.end()) break;
     const std::string target = std::get<std::string>(ext->second.value);
+    if (!stays_inside(target))
+      throw InputError(ext->second.where, "extends",
+                       "'" + target + "' leaves its folder; name a catalog id or a .toml file in the same folder "
+                       "(or below it)");
     try {
       if (looks_like_path(target) && fs::path(target).is_relative() &&
           fs::is_regular_file(current.parent_path() / target))

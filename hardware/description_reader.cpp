@@ -1,11 +1,18 @@
 #include "hardware/description_reader.h"
 
 #include <algorithm>
+#include <cmath>
 
+#include "common/limits.h"
 #include "common/suggest.h"
 
 namespace gpucast::hw {
 namespace {
+
+// Bounds on the free-form [sources] table.
+constexpr size_t kMaxSources = 10000;
+constexpr size_t kMaxSourceText = 65536;
+
 
 const KeyDef* find_in(const std::vector<KeyDef>& keys, std::string_view path) {
   for (const auto& key : keys)
@@ -85,6 +92,12 @@ FlatTable read_sources(const toml::node& node, const std::string& file) {
       if (const auto* sub = value.as_table()) {
         stack.emplace_back(path, sub);
       } else if (const auto* text = value.as_string()) {
+        if (out.size() >= kMaxSources)
+          throw InputError(location_of(key, file), "sources." + path,
+                           "more than " + std::to_string(kMaxSources) + " [sources] entries");
+        if (text->get().size() > kMaxSourceText)
+          throw InputError(location_of(value, file), "sources." + path,
+                           "source text is longer than " + std::to_string(kMaxSourceText) + " bytes");
         out[path] = FlatValue{text->get(), location_of(key, file)};
       } else {
         throw InputError(location_of(value, file), "sources." + path,
@@ -121,6 +134,22 @@ std::vector<RawCloudOffer> read_cloud(const toml::node& node, const std::string&
   return offers;
 }
 
+// NVIDIA's MAJOR.MINOR ("9.0"), or an AMD gfx target ("gfx942", "gfx90a"): letters and digits only.
+bool is_compute_capability(const std::string& text) {
+  if (text.rfind("gfx", 0) == 0) {
+    if (text.size() < 4 || text.size() > 8) return false;
+    for (char c : text)
+      if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z'))) return false;
+    return true;
+  }
+  const auto dot = text.find('.');
+  if (dot == std::string::npos || dot == 0 || dot > 2 || dot + 1 == text.size() || text.size() - dot - 1 > 2)
+    return false;
+  for (size_t i = 0; i < text.size(); ++i)
+    if (i != dot && !(text[i] >= '0' && text[i] <= '9')) return false;
+  return true;
+}
+
 // Efficiencies of data types only some architectures have (FP6, FP4): an architecture file gives
 // them where its GPUs run them; a GPU with such a rate and no efficiency is refused at load.
 bool optional_in_architecture(std::string_view path) {
@@ -134,14 +163,33 @@ std::vector<RawCloudOffer> read_cloud_offers(const toml::node& node, const std::
 }
 
 void check_rule(const KeyDef& def, const std::string& full_path, const FlatValue& value) {
+  if (const auto* text = std::get_if<std::string>(&value.value)) {
+    if (def.max_length > 0 && text->size() > def.max_length)
+      throw InputError(value.where, full_path,
+                       "text of " + std::to_string(text->size()) + " bytes is too long (" + range_text(def) + ")");
+    if (text->find('\0') != std::string::npos)
+      throw InputError(value.where, full_path, "text must not contain NUL characters");
+    if (def.path == "compute_capability" && !is_compute_capability(*text))
+      throw InputError(value.where, full_path, "expected MAJOR.MINOR such as \"9.0\" (or an AMD gfx target such as \"gfx942\"), found '" + *text + "'");
+    if (def.path == "architecture" && !is_plain_name(*text))
+      throw InputError(value.where, full_path,
+                       "an architecture is a plain name such as \"hopper\" (letters, digits, '-', '_'), found '" +
+                           *text + "'");
+    return;
+  }
   const auto number = scalar_as_number(value.value);
   if (!number) return;
   const double v = *number;
+  if (!std::isfinite(v))
+    throw InputError(value.where, full_path, "must be a finite number (found " + scalar_to_string(value.value) + ")");
   const bool ok = def.rule == Rule::none || (def.rule == Rule::positive && v > 0) ||
                   (def.rule == Rule::non_negative && v >= 0) || (def.rule == Rule::fraction && v > 0 && v <= 1);
   if (!ok)
     throw InputError(value.where, full_path,
                      std::string(rule_text(def.rule)) + " (found " + scalar_to_string(value.value) + ")");
+  if (def.max > 0 && (v < def.min || v > def.max))
+    throw InputError(value.where, full_path,
+                     "out of range: must be " + range_text(def) + " (found " + scalar_to_string(value.value) + ")");
 }
 
 FlatValue convert_value(const KeyDef& def, const toml::node& node, const std::string& full_path,

@@ -16,8 +16,13 @@ double GpuSpec::tensor_tflops(DataType t) const {
 }
 
 int GpuSpec::cc_major() const {
-  if (compute_capability.empty() || !std::isdigit(static_cast<unsigned char>(compute_capability[0]))) return 0;
-  return std::stoi(compute_capability);
+  // The leading digits, without std::stoi's exceptions (files are checked for MAJOR.MINOR when read).
+  int major = 0;
+  for (char c : compute_capability) {
+    if (c < '0' || c > '9' || major > 100) break;
+    major = major * 10 + (c - '0');
+  }
+  return major;
 }
 
 double GpuSpec::tensor_efficiency(DataType t) const {

@@ -22,7 +22,7 @@ std::string text(const FlatTable& values, const std::string& path) {
 }  // namespace
 
 const std::vector<KeyDef>& host_keys() {
-  static const std::vector<KeyDef> kKeys{
+  static const std::vector<KeyDef> kKeys = with_ranges({
       {"name", K::string, "", kReq, R::none, "what the host is, e.g. \"H100 SXM box (Xeon 8480+)\""},
       {"cpu", K::string, "", kOpt, R::none, "CPU model as /proc/cpuinfo names it"},
       {"software", K::string, "", kOpt, R::none, "framework and versions the costs were measured with"},
@@ -65,7 +65,7 @@ const std::vector<KeyDef>& host_keys() {
       {"calibration.host", K::string, "", kOpt, R::none, "the machine a measured profile was measured on"},
       {"calibration.date", K::string, "", kOpt, R::none, "when it was measured"},
       {"calibration.measurements", K::string, "", kOpt, R::none, "the raw probe file the profile came from"},
-  };
+  });
   return kKeys;
 }
 

@@ -1,6 +1,7 @@
 #include "hardware/key_schema.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace gpucast::hw {
 namespace {
@@ -8,10 +9,66 @@ using K = ValueKind;
 using R = Rule;
 constexpr bool kReq = true;
 constexpr bool kOpt = false;
+
+// Strings: names and dates are short; free text may be longer.
+constexpr std::size_t kMaxText = 4096;
+constexpr std::size_t kMaxFreeText = 65536;
+
+double unit_min(const KeyDef& k) {
+  for (const auto& r : unit_ranges())
+    if (r.unit == k.unit) return r.min;
+  return 1e-3;
+}
+double unit_max(const KeyDef& k) {
+  for (const auto& r : unit_ranges())
+    if (r.unit == k.unit) return r.max;
+  return 1e6;
+}
+
 }  // namespace
 
+std::vector<KeyDef> with_ranges(std::vector<KeyDef> keys) {
+  for (auto& k : keys) {
+    if (k.kind == ValueKind::string) {
+      const bool free_text = k.path == "notes" || k.path == "price.note" || k.path.rfind("calibration.", 0) == 0 ||
+                             k.path == "source";
+      k.max_length = free_text ? kMaxFreeText : kMaxText;
+      continue;
+    }
+    k.max = unit_max(k);
+    k.min = k.rule == Rule::non_negative ? 0 : unit_min(k);
+    if (k.rule == Rule::fraction) k.max = 1;
+  }
+  return keys;
+}
+
+const std::vector<UnitRange>& unit_ranges() {
+  static const std::vector<UnitRange> kRanges{
+      {"SMs", 1, 10000},        {"MHz", 1, 100000},        {"threads", 1, 65536},  {"blocks", 1, 65536},
+      {"KB", 1e-3, 1e6},        {"TFLOP/s", 1e-6, 1e6},    {"Tops/s", 1e-6, 1e6},  {"TOPS", 1e-6, 1e6},
+      {"GB", 1e-6, 1e6},        {"bits", 1, 65536},        {"GB/s", 1e-3, 1e7},    {"MB", 1e-3, 1e6},
+      {"cycles", 1e-3, 1e7},    {"us", 1e-6, 1e6},         {"blocks/us", 1e-6, 1e9}, {"W", 1e-3, 1e6},
+      {"USD", 1e-2, 1e9},       {"fraction", 1e-6, 1},     {"GPUs", 1, 100000},    {"USD/h", 1e-6, 1e7},
+      {"B/clk", 1e-6, 1e6},     {"ops/clk", 1e-6, 1e6},    {"x", 1e-6, 1e6},       {"nodes", 1, 100000},
+      {"NICs", 1, 1024},        {"Gb/s", 1e-3, 1e7},       {"bytes", 1, 1e15},     {"0/1", 1, 1},
+  };
+  return kRanges;
+}
+
+std::string range_text(const KeyDef& def) {
+  if (def.kind == ValueKind::string) return "at most " + std::to_string(def.max_length) + " bytes";
+  auto num = [](double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return std::string(buf);
+  };
+  std::string unit = def.unit.empty() || def.unit == "fraction" ? "" : " " + std::string(def.unit);
+  if (def.rule == Rule::fraction) return "in (0, 1]";
+  return "in [" + num(def.min) + ", " + num(def.max) + "]" + unit;
+}
+
 const std::vector<KeyDef>& gpu_keys() {
-  static const std::vector<KeyDef> kKeys{
+  static const std::vector<KeyDef> kKeys = with_ranges({
       {"name", K::string, "", kReq, R::none, "product name"},
       {"vendor", K::string, "", kReq, R::none, "vendor, e.g. NVIDIA"},
       {"architecture", K::string, "", kReq, R::none,
@@ -152,7 +209,7 @@ const std::vector<KeyDef>& gpu_keys() {
       {"calibration.cuda", K::string, "", kOpt, R::none, "CUDA runtime version at measurement"},
       {"calibration.measurements", K::string, "", kOpt, R::none, "the raw microbenchmark file the fit used"},
       {"calibration.fit", K::string, "", kOpt, R::none, "fit quality: residual of each least-squares fit"},
-  };
+  });
   return kKeys;
 }
 
@@ -185,7 +242,7 @@ bool is_gpu_section(std::string_view path) {
 }
 
 const std::vector<KeyDef>& cloud_keys() {
-  static const std::vector<KeyDef> kKeys{
+  static const std::vector<KeyDef> kKeys = with_ranges({
       {"provider", K::string, "", kReq, R::none, "cloud provider, e.g. AWS"},
       {"instance", K::string, "", kReq, R::none, "instance type, e.g. p5.48xlarge"},
       {"gpus", K::integer, "GPUs", kReq, R::positive, "GPUs in the instance"},
@@ -194,7 +251,7 @@ const std::vector<KeyDef>& cloud_keys() {
       {"region", K::string, "", kOpt, R::none, "region the price is for"},
       {"date", K::string, "", kOpt, R::none, "when the price was read, YYYY-MM"},
       {"source", K::string, "", kOpt, R::none, "where the price comes from"},
-  };
+  });
   return kKeys;
 }
 
@@ -224,7 +281,7 @@ const std::vector<KeyDef>& architecture_keys() {
                                key.path == "host.transfer_latency_us";
       if (defaultable) keys.push_back(key);
     }
-    return keys;
+    return with_ranges(keys);
   }();
   return kKeys;
 }

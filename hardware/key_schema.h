@@ -1,6 +1,7 @@
 #pragma once
 // The hardware description format: every scalar key a GPU file may hold, its type, unit and rule.
 // Loading, --set overrides, `hw show`, sweeps and the docs all read this one table.
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,7 +23,25 @@ struct KeyDef {
   bool required;                 // must be present after `extends` and architecture defaults
   Rule rule;
   std::string_view description;  // one line for docs and `hw show`
+  // Accepted range, filled from the unit by range_for_unit(): numbers must be finite and within
+  // [min, max]; strings at most max_length bytes.
+  double min = 0;
+  double max = 0;
+  std::size_t max_length = 0;
 };
+
+struct UnitRange {
+  std::string_view unit;
+  double min;  // for Rule::positive; Rule::non_negative keys start at 0
+  double max;
+};
+// The range of every unit the schema uses, in documentation order (docs/hardware-format.md).
+[[nodiscard]] const std::vector<UnitRange>& unit_ranges();
+// The keys with each number's range filled from its unit and rule (strings get a length limit):
+// every description table (GPU, architecture, cloud, host, system) passes through this.
+[[nodiscard]] std::vector<KeyDef> with_ranges(std::vector<KeyDef> keys);
+// "in [1, 10000] SMs" style text for a key.
+[[nodiscard]] std::string range_text(const KeyDef& def);
 
 // All scalar keys of a GPU description, in documentation order. Arrays of tables (`cloud`) and the
 // free-form `sources` table are handled by the reader, not listed here.

@@ -75,7 +75,7 @@ const std::vector<KeyDef>& system_keys() {
       k.push_back({paths[i], K::number, "", kOpt, R::fraction, "this collective's plateau bus efficiency"});
       k.push_back({paths[i + 1], K::number, "us", kOpt, R::non_negative, "this collective's fixed cost"});
     }
-    return k;
+    return with_ranges(k);
   }();
   return kKeys;
 }

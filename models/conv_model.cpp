@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/conv_algorithm.h"
 #include "models/gemm_model.h"
 #include "models/helper_kernels.h"
 
@@ -10,54 +11,83 @@ namespace gpucast::models {
 namespace {
 // Implicit GEMM's address generation and halo loads cost tensor issue slots a plain GEMM keeps.
 constexpr double kImplicitGemmEfficiency = 0.85;
-// Tensor-core kernels need channels in multiples of 8 (16 bytes of bf16).
-constexpr double kChannelAlignment = 8;
+// On the FMA path the same work issues from the same dispatch slots as the FMAs themselves
+// (tap-offset lookups, bounds predicates, scalar gathers and shared-memory stores of the A tile),
+// and cuDNN's FP32 kernels use small tiles (64x64x8 to 128x64x8, 2-3 stages) that reuse each
+// loaded element less than an SGEMM's 128x128x8. Share of the FP32 GEMM rate they sustain: *dev*
+// (FP32 3x3 and 7x7 stride-2 convolutions with TF32 off on the H100 and H200, channels_last,
+// validation/runs/<gpu>/results.json C_conv2d_fwd: 0.55-0.58 of the GEMM rate, both shapes alike).
+constexpr double kSimtImplicitGemmEfficiency = 0.55;
+// cuDNN's FP32 FMA convolution kernels read channels as 4-element (16-byte) vectors: their names
+// end ffma_aligna4_alignc4 (sm80_xmma_fprop_implicit_gemm_indexed_f32f32_..._tilesize64x64x8_
+// stage3_..., in public TensorRT and PyTorch profiles; library fact). A tap's channels fill whole
+// vectors: the 3-channel stem executes 4 of every tap.
+constexpr double kSimtChannelVector = 4;
 // Winograd F(2x2, 3x3): a 4x4 input tile gives a 2x2 output tile with 16 multiplies per channel
 // pair instead of 36. The transforms are additions per tile, small next to C x K multiplies.
 constexpr double kWinogradMultiplyReduction = 36.0 / 16.0;
+// Lane instructions per element of cuDNN's nhwcAddPaddingKernel (index math, bounds test, store).
+constexpr double kPadInstructionsPerElement = 12;
+
+// cuDNN's channel padding in front of a tensor-core convolution: zero a padded copy of the input
+// and of the filter, then copy each pixel's channels into it (Memset + nhwcAddPaddingKernel, twice,
+// in the profile of a 3-channel stem convolution).
+void add_padding_kernels(const wl::Conv2dOp& c, double channels, const device::Device& gpu,
+                         PlanOption& option) {
+  const double e = bytes_per_element(c.dtype);
+  const double per_vector = std::max(1.0, 16.0 / e);
+  std::vector<KernelPlan> kernels;
+  auto pad = [&](const std::string& what, double pixels) {
+    const double padded = pixels * channels;
+    KernelPlan zero = streaming_kernel("memset padded " + what, padded, 0, padded * e, 1, gpu, per_vector);
+    zero.reads_dram = false;
+    kernels.push_back(zero);
+    kernels.push_back(streaming_kernel("pad " + what + " channels to " + std::to_string(int(channels)),
+                                       padded, pixels * double(c.c) * e, padded * e,
+                                       kPadInstructionsPerElement, gpu, channels));
+  };
+  pad("input", double(c.n) * double(c.h) * double(c.w));
+  pad("filter", double(c.k) * double(c.r) * double(c.s));
+  option.kernels.insert(option.kernels.begin(), kernels.begin(), kernels.end());
+}
 }  // namespace
 
 std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& gpu) const {
   const auto& c = std::get<wl::Conv2dOp>(op);
-  const double e = bytes_per_element(c.dtype);
+  const ConvChoice choice = choose_conv_algorithm(c, gpu);
+  const double e = bytes_per_element(choice.math);
   const double n = double(c.n), p = double(c.p()), q = double(c.q());
-  const double channels = std::ceil(double(c.c) / kChannelAlignment) * kChannelAlignment;
-  const bool padded = channels != double(c.c);
+  const double channels = choice.channels;
   GemmShape g;
   g.m = n * p * q;
   g.n = double(c.k);
-  g.in = c.dtype;
-  g.out = c.dtype;
-  const bool pointwise = c.r == 1 && c.s == 1 && c.stride == 1 && c.pad == 0;
-  if (pointwise) {
+  g.in = choice.math;
+  g.out = choice.math;
+  g.warp_mma = choice.algorithm == ConvAlgorithm::few_channel_gemm;
+  if (choice.algorithm == ConvAlgorithm::gemm) {
     g.k = channels;
   } else {
     g.k = channels * double(c.r) * double(c.s);
+    g.cluster_multicast = false;
     g.a_unique_bytes = n * double(c.h) * double(c.w) * channels * e;
-    g.efficiency = kImplicitGemmEfficiency;
-    // The K loop steps through taps; each step is a full K tile wide even when a tap has fewer channels.
-    const double tk = gemm_k_step(c.dtype);
+    // The fused Winograd kernel gathers no im2col operand (it transforms whole input tiles), so the
+    // FMA path's address-generation share does not apply to it.
+    const bool simt_gather = !choice.tensor && choice.algorithm != ConvAlgorithm::winograd;
+    g.efficiency = simt_gather ? kSimtImplicitGemmEfficiency : kImplicitGemmEfficiency;
+    // The K loop steps through taps; each step is a full K tile (tensor cores) or channel vector
+    // (FMA) wide even when a tap has fewer channels.
+    const double tk = !choice.tensor ? kSimtChannelVector
+                      : g.warp_mma   ? warp_mma_k_step(g.in)
+                                     : gemm_k_step(g.in);
     const double steps = double(c.r) * double(c.s) * std::ceil(channels / tk);
     g.k_padding_factor = steps * tk / g.k;
+    if (choice.algorithm == ConvAlgorithm::winograd) g.k_padding_factor /= kWinogradMultiplyReduction;
   }
   auto options = gemm_options(g, gpu);
-  for (auto& option : options) option.name = (pointwise ? "conv as gemm: " : "implicit gemm conv: ") + option.name;
-  // cuDNN runs FP32 3x3 stride-1 convolutions as Winograd when that is faster (SIMT path only).
-  if (c.dtype == DataType::fp32 && c.r == 3 && c.s == 3 && c.stride == 1) {
-    GemmShape w = g;
-    w.k_padding_factor /= kWinogradMultiplyReduction;
-    for (auto& option : gemm_options(w, gpu)) {
-      option.name = "winograd conv: " + option.name;
-      options.push_back(std::move(option));
-    }
-  }
+  const std::string family = conv_algorithm_name(choice) + ": ";
   for (auto& option : options) {
-    if (padded) {
-      const double in_elems = n * double(c.h) * double(c.w);
-      option.kernels.insert(option.kernels.begin(),
-                            streaming_kernel("pad channels to " + std::to_string(int(channels)), in_elems * channels,
-                                             in_elems * double(c.c) * e, in_elems * channels * e, 12, gpu, 1));
-    }
+    option.name = family + option.name;
+    if (choice.tensor && channels != double(c.c)) add_padding_kernels(c, channels, gpu, option);
   }
   return options;
 }

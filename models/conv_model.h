@@ -1,7 +1,8 @@
 #pragma once
-// 2-D convolution (NHWC) as cuDNN runs it: 1x1 stride-1 convolutions are plain GEMMs; others are
-// implicit GEMMs whose K loop walks filter taps; channel counts below the tensor-core alignment
-// are padded by an extra kernel first.
+// 2-D convolution (NHWC) as cuDNN runs it: conv_algorithm.h picks the algorithm family (GEMM for
+// 1x1, implicit precomputed GEMM, the few-channel sm80 kernels, FP32 FMA implicit GEMM, fused
+// Winograd); this model times every tile configuration of that family. Channels below the
+// tensor-core alignment are padded by kernels of their own first.
 #include "models/op_model.h"
 
 namespace gpucast::models {

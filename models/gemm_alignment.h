@@ -12,17 +12,18 @@
 
 namespace gpucast::models {
 
-// Tensor rate the narrow-load fallback kernels reach, as a share of the aligned path's (dev
-// constants: the compute-bound unaligned GEMMs of the broad validation set's dev split ran 4-5x
-// longer than the aligned model in 16-bit types, about 3x in tf32, on both Hopper GPUs).
-constexpr double kUnaligned16BitEfficiency = 0.22;
-constexpr double kUnalignedTf32Efficiency = 0.33;
+// The fallback kernels run on warp-level mma.sync (GemmShape::warp_mma: the mma_sync pipe's rate,
+// its K step, no clusters); their align1/align2 loads (one or two elements per load instead of a
+// 16-byte vector) reach only this share of that rate (dev constants: the compute-bound unaligned
+// GEMMs of the broad validation set's dev split, 16-bit and tf32, H100 and H200).
+constexpr double kUnaligned16BitEfficiency = 0.30;
+constexpr double kUnalignedTf32Efficiency = 0.44;
 
 // True when n and k are whole 16-byte vectors of the operand type.
 [[nodiscard]] bool gemm_operands_aligned(const wl::GemmOp& g);
 
-// Factor on the tensor path's efficiency: 1 for aligned operands or types without a tensor path
-// here (fp32 runs SIMT kernels, fp8 refuses unaligned shapes), the fallback's share otherwise.
+// Factor on the fallback kernel's mma.sync rate: 1 for aligned operands or types without a tensor
+// path here (fp32 runs SIMT kernels, fp8 refuses unaligned shapes), the narrow loads' share otherwise.
 [[nodiscard]] double gemm_alignment_efficiency(const wl::GemmOp& g);
 
 }  // namespace gpucast::models

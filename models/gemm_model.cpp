@@ -96,6 +96,8 @@ Pipe pipe_for(DataType t, const device::Device& gpu) {
 
 double gemm_k_step(DataType t) { return std::max(8.0, 128.0 / bytes_per_element(t)); }
 
+double warp_mma_k_step(DataType t) { return std::max(8.0, 64.0 / bytes_per_element(t)); }
+
 double gemm_dram_bytes(const GemmShape& g, double tm, double tn, double concurrent, double l2_reuse_bytes) {
   const double e_in = bytes_per_element(g.in);
   const double a = g.a_unique_bytes > 0 ? g.a_unique_bytes : g.m * g.k * e_in;
@@ -124,11 +126,13 @@ double gemm_dram_bytes(const GemmShape& g, double tm, double tn, double concurre
 }
 
 std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& gpu) {
-  const Pipe pipe = pipe_for(g.in, gpu);
-  const bool tensor = pipe == Pipe::tensor;
+  const bool tensor = pipe_for(g.in, gpu) == Pipe::tensor;
+  const bool warp_mma = tensor && g.warp_mma;
+  // Before Hopper mma.sync is the library path itself: its rate is the tensor rate.
+  const Pipe pipe = warp_mma && gpu.cc_major() >= 9 ? Pipe::mma_sync : pipe_for(g.in, gpu);
   const double e_in = bytes_per_element(g.in);
   const double e_out = bytes_per_element(g.out);
-  const double tk = tensor ? gemm_k_step(g.in) : kSimtKStep;
+  const double tk = !tensor ? kSimtKStep : warp_mma ? warp_mma_k_step(g.in) : gemm_k_step(g.in);
   const double smem_budget = kSharedBudgetFraction * gpu.shared_bytes_per_sm();
   const double l2_reuse_bytes = gpu.l2_reuse_bytes();
   const int sms = gpu.sms();
@@ -158,10 +162,10 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
       const double area = t.tm * t.tn;
 
       KernelPlan k;
-      k.name = std::string(tensor ? "gemm " : "simt gemm ") + std::to_string(int(t.tm)) + "x" +
+      k.name = std::string(warp_mma ? "mma.sync gemm " : tensor ? "gemm " : "simt gemm ") + std::to_string(int(t.tm)) + "x" +
                std::to_string(int(t.tn)) + (split > 1 ? " split-k " + std::to_string(int(split)) : "");
       k.blocks = blocks;
-      k.threads = tensor && area >= kLargeTileArea ? kLargeTileThreads : kTileThreads;
+      k.threads = tensor && !warp_mma && area >= kLargeTileArea ? kLargeTileThreads : kTileThreads;
       k.registers = tensor ? kTensorRegisters : kSimtRegisters;
       k.shared_bytes = smem;
       k.max_blocks_per_sm = tensor ? 1 : kSimtBlocksPerSm;
@@ -171,11 +175,12 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
       k.pipe_flops = 2 * t.tm * t.tn * k_exec;
       // wgmma needs 64 rows per warpgroup: a side narrower than 64 wastes tensor-core issue.
       const double narrow = std::min(t.tm, t.tn);
-      k.pipe_efficiency = g.efficiency * std::min(1.0, narrow / gpu.tensor_tile_rows());
+      k.pipe_efficiency = g.efficiency * (warp_mma ? 1.0 : std::min(1.0, narrow / gpu.tensor_tile_rows()));
       const double out_tile_bytes = t.tm * t.tn * (split > 1 ? 4.0 : e_out);
       // On Hopper and later, large tensor-core tiles run as 2-CTA clusters that multicast the A
       // tile to both CTAs (thread-block clusters do not exist before compute capability 9).
-      const double a_share = tensor && area >= kLargeTileArea && gpu.cc_major() >= 9 ? 0.5 : 1.0;
+      const double a_share =
+          tensor && !warp_mma && g.cluster_multicast && area >= kLargeTileArea && gpu.cc_major() >= 9 ? 0.5 : 1.0;
       k.l2_bytes = (a_share * t.tm + t.tn) * k_exec * e_in + out_tile_bytes;
       const double concurrent = std::min(blocks, double(sms));
       double dram = gemm_dram_bytes(g, t.tm, t.tn, concurrent / split, l2_reuse_bytes);
@@ -222,7 +227,12 @@ std::vector<PlanOption> GemmModel::plan(const wl::Op& op, const device::Device& 
   shape.batch = static_cast<double>(g.batch);
   shape.in = g.dtype;
   shape.out = g.out_dtype;
-  shape.efficiency = gemm_alignment_efficiency(g);  // unaligned operands: cuBLAS's narrow-load fallback
+  if (!gemm_operands_aligned(g) && gemm_alignment_efficiency(g) < 1) {
+    // Unaligned operands: cuBLAS's narrow-load fallback, sm75/sm80 CUTLASS kernels on mma.sync.
+    shape.warp_mma = true;
+    shape.cluster_multicast = false;
+    shape.efficiency = gemm_alignment_efficiency(g);
+  }
   return gemm_options(shape, gpu);
 }
 

@@ -19,6 +19,14 @@ struct GemmShape {
   // not r*s times): when > 0 it replaces m*k*bytes in the reuse model.
   double a_unique_bytes = 0;
   double efficiency = 1;  // library-path factor on the tensor rate (implicit GEMM address math)
+  // Ampere-class (sm80) kernels on warp-level mma.sync: K steps of one 64-byte row, no
+  // thread-block-cluster multicast, no wgmma 64-row minimum; on Hopper the mma_sync pipe. cuDNN
+  // runs these for convolutions the sm90 kernels do not cover (few input channels).
+  bool warp_mma = false;
+  // Large tensor-core tiles run as 2-CTA clusters that multicast the A tile (cuBLAS's nvjet kernels
+  // name their cluster shape). cuDNN's implicit-GEMM convolution kernels name none
+  // (sm90_xmma_fprop_implicit_gemm_..._warpgroupsize1x1x1_g1_...): every CTA loads its own A tile.
+  bool cluster_multicast = true;
 };
 
 // Bytes a tiled GEMM moves through DRAM when `concurrent` tiles of tm x tn run at once and share
@@ -28,6 +36,9 @@ struct GemmShape {
 // K-step depth of a tensor-core GEMM pipeline stage, in elements: one 128-byte row of each operand
 // (library fact: CUTLASS/cuBLAS tile K of 64 bf16 or 128 fp8 elements).
 [[nodiscard]] double gemm_k_step(DataType t);
+// K-step depth of an mma.sync (sm80-class) kernel: one 64-byte row of each operand (CUTLASS 2.x
+// tile K of 32 bf16 elements, e.g. cuDNN's ..._256x64_32x4_nhwc_align8 fprop kernel).
+[[nodiscard]] double warp_mma_k_step(DataType t);
 
 // Every tile / split-K configuration worth trying for `g` on `gpu`.
 [[nodiscard]] std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& gpu);

@@ -10,27 +10,14 @@
 
 namespace gpucast::sim {
 
-std::string op_key(const wl::Op& op) {
-  std::string key = wl::op_name(op);
-  for (const auto& [name, value] : wl::op_params(op)) {
-    key += ';' + name + '=';
-    if (auto* i = std::get_if<std::int64_t>(&value)) key += std::to_string(*i);
-    else if (auto* d = std::get_if<double>(&value)) key += std::to_string(*d);
-    else if (auto* b = std::get_if<bool>(&value)) key += *b ? "1" : "0";
-    else key += std::get<std::string>(value);
-  }
-  return key;
-}
-
 OpPredictor::OpPredictor(device::Device gpu) : gpu_(std::move(gpu)) {}
 
 OpPredictor::OpPredictor(const hw::SystemSpec& system) : gpu_(system.gpu), system_(system) {}
 
 const OpTiming& OpPredictor::predict(const wl::Op& op) {
-  const std::string key = op_key(op);
-  auto it = cache_.find(key);
+  auto it = cache_.find(op);
   if (it != cache_.end()) return it->second;
-  return cache_.emplace(key, compute(op)).first->second;
+  return cache_.emplace(op, compute(op)).first->second;
 }
 
 

@@ -11,6 +11,7 @@
 #include "hardware/system_spec.h"
 #include "models/kernel_plan.h"
 #include "sim/kernel_timer.h"
+#include "sim/op_cache_key.h"
 #include "workloads/op.h"
 
 namespace gpucast::sim {
@@ -45,11 +46,8 @@ class OpPredictor {
   [[nodiscard]] OpTiming compute(const wl::Op& op) const;
   void finish(OpTiming& t, const wl::Op& op) const;
   device::Device gpu_;
+  std::unordered_map<wl::Op, OpTiming, OpHash, OpEqual> cache_;
   std::optional<hw::SystemSpec> system_;
-  std::unordered_map<std::string, OpTiming> cache_;
 };
-
-// A key that is equal for ops with equal parameters.
-[[nodiscard]] std::string op_key(const wl::Op& op);
 
 }  // namespace gpucast::sim

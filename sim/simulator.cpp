@@ -1,5 +1,6 @@
 #include "sim/simulator.h"
 
+#include <unordered_map>
 #include "sim/time_attribution.h"
 
 namespace gpucast::sim {
@@ -13,7 +14,10 @@ Simulator::Simulator(device::Device gpu)
 
 Simulator::Simulator(device::Device gpu, hw::HostSpec host) : predictor_(std::move(gpu)), host_(std::move(host)) {}
 
-Simulator::Simulator(const hw::SystemSpec& system) : predictor_(system) {}
+Simulator::Simulator(const hw::SystemSpec& system)
+    : predictor_(system), host_(host_from_launch(predictor_.device().launch(), predictor_.device().id())) {}
+
+Simulator::Simulator(const hw::SystemSpec& system, hw::HostSpec host) : predictor_(system), host_(std::move(host)) {}
 
 Prediction Simulator::predict(const wl::Workload& w) {
   Prediction p;
@@ -24,6 +28,8 @@ Prediction Simulator::predict(const wl::Workload& w) {
   std::vector<const OpTiming*> ops;
   ops.reserve(w.size());
   p.kernels.reserve(w.size());
+  // Name and shape text once per distinct op (the cache's entry stands for its parameters).
+  std::unordered_map<const OpTiming*, std::pair<std::string, std::string>> labels;
   for (const auto& k : w.kernels()) {
     const OpTiming* timing = nullptr;
     try {
@@ -35,10 +41,12 @@ Prediction Simulator::predict(const wl::Workload& w) {
     }
     const OpTiming& t = *timing;
     ops.push_back(&t);
+    auto label = labels.find(&t);
+    if (label == labels.end()) label = labels.emplace(&t, std::pair{wl::op_name(k.op), wl::op_shape(k.op)}).first;
     KernelPrediction kp;
     kp.name = k.name;
-    kp.op = wl::op_name(k.op);
-    kp.shape = wl::op_shape(k.op);
+    kp.op = label->second.first;
+    kp.shape = label->second.second;
     kp.stream = k.stream;
     kp.timing = &t;
     kp.sol_pipe = sol_pipe(k.op, device());

@@ -59,8 +59,10 @@ class Simulator {
   // (sim::host_from_launch: the flat per-kernel charge).
   explicit Simulator(device::Device gpu);
   // One rank of a multi-GPU system: the workload is that rank's work; collectives are timed on the
-  // system's fabric.
+  // system's fabric. Without a host description the host is priced as for one GPU (the device's
+  // eager launch costs); with one, every rank's host is that host.
   explicit Simulator(const hw::SystemSpec& system);
+  Simulator(const hw::SystemSpec& system, hw::HostSpec host);
   [[nodiscard]] const hw::SystemSpec* system() const { return predictor_.system(); }
   Simulator(device::Device gpu, hw::HostSpec host);
   [[nodiscard]] const device::Device& device() const { return predictor_.device(); }

@@ -43,13 +43,23 @@ Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops
   size_t done_prefix = 0;  // kernels [0, done_prefix) have all finished
   Microseconds done_prefix_us = 0;
 
+  // Successors in one array (kernel p's are succ_list[succ_offsets[p] .. succ_offsets[p + 1]), in
+  // workload order), counting first so that a million kernels cost two allocations, not a million.
   std::vector<size_t> waiting(n);
-  std::vector<std::vector<size_t>> successors(n);
+  std::vector<size_t> succ_offsets(n + 1, 0);
   std::vector<Microseconds> deps_done(n, 0);
   for (size_t i = 0; i < n; ++i) {
     waiting[i] = w.predecessors(i).size();
-    for (size_t p : w.predecessors(i)) successors[p].push_back(i);
+    for (size_t p : w.predecessors(i)) ++succ_offsets[p + 1];
   }
+  for (size_t i = 0; i < n; ++i) succ_offsets[i + 1] += succ_offsets[i];
+  std::vector<size_t> succ_list(succ_offsets[n]);
+  {
+    std::vector<size_t> fill(succ_offsets.begin(), succ_offsets.end() - 1);
+    for (size_t i = 0; i < n; ++i)
+      for (size_t p : w.predecessors(i)) succ_list[fill[p]++] = i;
+  }
+  auto successors = [&](size_t k) { return wl::IndexSpan(succ_list.data() + succ_offsets[k], succ_list.data() + succ_offsets[k + 1]); };
 
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events;
   auto issue_ready = [&](Microseconds now_us) {
@@ -65,7 +75,7 @@ Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops
   auto complete = [&](size_t k, Microseconds now_us) {
     out.kernels[k].end_us = now_us;
     completed[k] = true;
-    for (size_t s : successors[k]) {
+    for (size_t s : successors(k)) {
       deps_done[s] = std::max(deps_done[s], now_us);
       if (--waiting[s] == 0 && issued[s]) events.push({std::max(now_us, out.kernels[s].issue_us), EventKind::startable, s});
     }
@@ -149,7 +159,7 @@ Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops
   out.host_us = host.host_end_us();
   out.host_sync_wait_us = host.sync_wait_us();
   if (w.host_tail_us()) out.total_us = std::max(out.total_us, out.host_us);
-  std::sort(spans.begin(), spans.end());
+  if (!std::is_sorted(spans.begin(), spans.end())) std::sort(spans.begin(), spans.end());  // one stream: in order
   Microseconds covered_until = 0;
   for (const auto& [begin, end] : spans) {
     out.gpu_busy_us += std::max(0.0, end - std::max(begin, covered_until));

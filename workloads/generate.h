@@ -7,6 +7,13 @@
 
 namespace gpucast::wl {
 
+// Limits on what a generation request may ask for, checked before anything is built.
+constexpr long kDefaultMaxKernels = 1'000'000;
+constexpr long kMaxBatch = 1L << 20;
+constexpr long kMaxSeq = 1L << 22;      // tokens per sequence, and decode context
+constexpr double kMaxTokens = 4294967296.0;  // batch x tokens per sequence (2^32)
+constexpr double kMaxScoreElements = 1125899906842624.0;  // batch x heads x seq_q x seq_kv (2^50)
+
 enum class Mode { train, prefill, decode, inference };
 [[nodiscard]] std::string_view mode_name(Mode m);
 
@@ -49,6 +56,9 @@ struct GenerateOptions {
   // CNN activation layout. NCHW makes cuDNN's tensor-core convolutions transpose their operands
   // to NHWC and back around every call; FP32 (SIMT) convolutions run NCHW natively.
   bool channels_last = true;
+  // The most kernels a generated workload may hold; generate() refuses larger requests up front
+  // (--max-kernels raises it).
+  long max_kernels = kDefaultMaxKernels;
   Parallelism parallel;
   // Training as PyTorch runs it (used when precision != dtype; transformers only).
   Precision precision = Precision::dtype;

@@ -102,6 +102,32 @@ std::optional<ModelConfig> preset(const std::string& n) {
   return std::nullopt;
 }
 
+}  // namespace
+
+const std::vector<ModelKeyRange>& model_key_ranges() {
+  static const std::vector<ModelKeyRange> kRanges{
+      {"layers", 1, 100000},        {"d_model", 1, 131072},    {"heads", 1, 4096},
+      {"kv_heads", 1, 4096},        {"ffn", 1, 1048576},       {"vocab", 1, 16777216},
+      {"max_positions", 1, 16777216}, {"blocks", 1, 1000},     {"image", 1, 16384},
+      {"classes", 1, 1048576},      {"latent", 1, 4096},       {"channels", 1, 65536},
+      {"text_tokens", 1, 1048576},  {"text_dim", 1, 131072},   {"attention_heads", 1, 4096},
+      {"horizon", 1, 1048576},      {"action_dim", 1, 65536},  {"kernel", 1, 255},
+      {"cond_dim", 1, 131072},
+  };
+  return kRanges;
+}
+
+namespace {
+const ModelKeyRange& range_of(const std::string& key) {
+  for (const auto& r : model_key_ranges())
+    if (r.key == key) return r;
+  static const ModelKeyRange kDefault{"", 1, 1 << 20};
+  return kDefault;
+}
+
+// Lists (blocks, channels) hold at most this many stages.
+constexpr size_t kMaxListLength = 16;
+
 // Reads [model] keys with types and a did-you-mean for unknown ones.
 class ModelTable {
  public:
@@ -121,9 +147,15 @@ class ModelTable {
       if (fallback) return *fallback;
       throw InputError(SourceLocation{file_}, "model." + key, "missing required key");
     }
-    if (!n->is_integer() || n->as_integer()->get() <= 0)
+    if (!n->is_integer())
       throw InputError(location_of(*n, file_), "model." + key, "expected a positive integer, found " + describe_type(*n));
-    return static_cast<long>(n->as_integer()->get());
+    const auto& range = range_of(key);
+    const std::int64_t v = n->as_integer()->get();
+    if (v < range.min || v > range.max)
+      throw InputError(location_of(*n, file_), "model." + key,
+                       "out of range: must be in [" + std::to_string(range.min) + ", " + std::to_string(range.max) +
+                           "] (found " + std::to_string(v) + ")");
+    return static_cast<long>(v);
   }
   bool boolean(const std::string& key, bool fallback) const {
     const toml::node* n = t_.get(key);
@@ -144,18 +176,25 @@ class ModelTable {
   }
   std::string text(const std::string& key, const std::string& fallback) const {
     const toml::node* n = t_.get(key);
-    return n && n->is_string() ? n->as_string()->get() : fallback;
+    if (!n) return fallback;
+    if (!n->is_string() || n->as_string()->get().empty() || n->as_string()->get().size() > 4096)
+      throw InputError(location_of(*n, file_), "model." + key, "expected a string of 1 to 4096 bytes");
+    return n->as_string()->get();
   }
   std::vector<long> list(const std::string& key, const std::vector<long>& fallback) const {
     const toml::node* n = t_.get(key);
     if (!n) return fallback;
     const auto* a = n->as_array();
     std::vector<long> out;
-    if (a)
+    const auto& range = range_of(key);
+    if (a && a->size() <= kMaxListLength)
       for (const auto& e : *a)
-        if (e.is_integer() && e.as_integer()->get() > 0) out.push_back(static_cast<long>(e.as_integer()->get()));
+        if (e.is_integer() && e.as_integer()->get() >= range.min && e.as_integer()->get() <= range.max)
+          out.push_back(static_cast<long>(e.as_integer()->get()));
     if (!a || out.size() != a->size() || out.empty())
-      throw InputError(location_of(*n, file_), "model." + key, "expected a list of positive integers");
+      throw InputError(location_of(*n, file_), "model." + key,
+                       "expected a list of 1 to " + std::to_string(kMaxListLength) + " integers in [" +
+                           std::to_string(range.min) + ", " + std::to_string(range.max) + "]");
     return out;
   }
 

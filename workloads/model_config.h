@@ -69,6 +69,14 @@ struct UNet1DConfig {
 
 using ModelConfig = std::variant<TransformerConfig, ResNetConfig, UNet2DConfig, UNet1DConfig>;
 
+// The accepted range of each integer key of a model file (docs/workload-format.md lists them).
+struct ModelKeyRange {
+  std::string key;
+  long min;
+  long max;
+};
+[[nodiscard]] const std::vector<ModelKeyRange>& model_key_ranges();
+
 [[nodiscard]] std::vector<std::string> preset_names();
 // A preset by name, or a TOML model file by path; throws InputError with file:line:key.
 [[nodiscard]] ModelConfig load_model(const std::string& name_or_file);

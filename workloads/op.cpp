@@ -105,6 +105,7 @@ std::string op_shape(const Op& op) {
                    s << c.n << "x" << c.h << "x" << c.w << "x" << c.c << " k" << c.k << " " << c.r << "x" << c.s;
                    if (c.stride != 1) s << "/" << c.stride;
                    s << " " << dt(c.dtype);
+                   if (c.dtype == DataType::fp32 && !c.allow_tf32) s << " no-tf32";
                  },
                  [&](const ElementwiseOp& e) {
                    s << e.elements << " " << dt(e.dtype);
@@ -208,7 +209,7 @@ double op_min_bytes(const Op& op) {
 
 DataType op_compute_dtype(const Op& op) {
   return std::visit(overloaded{[](const GemmOp& g) { return g.dtype; }, [](const AttentionOp& a) { return a.dtype; },
-                               [](const Conv2dOp& c) { return c.dtype; },
+                               [](const Conv2dOp& c) { return c.uses_tf32() ? DataType::tf32 : c.dtype; },
                                [](const ElementwiseOp&) { return DataType::fp32; },
                                [](const RowOp&) { return DataType::fp32; },
                                [](const EmbeddingOp& e) { return e.dtype; },

@@ -1,6 +1,7 @@
 #include "workloads/op_params.h"
 
 #include <cmath>
+#include <cstdio>
 
 #include "workloads/traced_op_params.h"
 
@@ -44,6 +45,13 @@ class Checker {
   void non_negative(const std::string& name, double v) const {
     if (!(v >= 0)) fail(name, "must be >= 0 (found " + text(v) + ")");
   }
+  // The product of a tensor's dimensions, checked against kMaxElements; `name` is the parameter blamed.
+  void elements(const std::string& name, std::initializer_list<Count> dims, const char* tensor) const {
+    double product = 1;
+    for (Count d : dims) product *= static_cast<double>(d);
+    if (product > kMaxElements)
+      fail(name, std::string("the ") + tensor + " would hold " + text(product) + " elements, over the limit of 2^48");
+  }
   [[noreturn]] void fail(const std::string& name, const std::string& message) const {
     auto it = p_.find(name);
     throw InputError(it == p_.end() ? where_ : it->second.where, name, "kernel '" + kernel_ + "': " + message);
@@ -51,7 +59,7 @@ class Checker {
 
  private:
   static std::string text(double v) {
-    if (v == std::floor(v)) return std::to_string(static_cast<long long>(v));
+    if (v == std::floor(v) && std::fabs(v) < 9e18) return std::to_string(static_cast<long long>(v));
     return std::to_string(v);
   }
   const ParamMap& p_;
@@ -100,19 +108,21 @@ const std::vector<OpDef>& op_defs() {
         {"h", P::integer, kReq, "", {}, "input height"},
         {"w", P::integer, kReq, "", {}, "input width"},
         {"k", P::integer, kReq, "", {}, "output channels"},
-        {"r", P::integer, kReq, "", {}, "filter height"},
-        {"s", P::integer, kReq, "", {}, "filter width"},
-        {"stride", P::integer, kOpt, "1", {}, "stride"},
-        {"pad", P::integer, kOpt, "0", {}, "zero padding"},
-        {"dtype", P::dtype, kReq, "", {}, "operand type"}},
-       "2-D convolution, NHWC, as an implicit GEMM"},
+        {"r", P::integer, kReq, "", {}, "filter height", 1, 65536},
+        {"s", P::integer, kReq, "", {}, "filter width", 1, 65536},
+        {"stride", P::integer, kOpt, "1", {}, "stride", 1, 65536},
+        {"pad", P::integer, kOpt, "0", {}, "zero padding", 0, 65536},
+        {"dtype", P::dtype, kReq, "", {}, "operand type"},
+        {"allow_tf32", P::boolean, kOpt, "true", {},
+         "fp32 only: cuDNN may use TF32 tensor cores (PyTorch's torch.backends.cudnn.allow_tf32); false: FMA kernels"}},
+       "2-D convolution, NHWC, as cuDNN runs it (GEMM, implicit GEMM or Winograd by shape and type)"},
       {"elementwise",
        {{"elements", P::integer, kReq, "", {}, "elements per tensor"},
         {"dtype", P::dtype, kReq, "", {}, "input type"},
         {"out_dtype", P::dtype, kOpt, "= dtype", {}, "output type"},
-        {"inputs", P::integer, kOpt, "1", {}, "input tensors"},
-        {"outputs", P::integer, kOpt, "1", {}, "output tensors"},
-        {"flops_per_element", P::number, kOpt, "1", {}, "arithmetic per element"},
+        {"inputs", P::integer, kOpt, "1", {}, "input tensors", 0, 64},
+        {"outputs", P::integer, kOpt, "1", {}, "output tensors", 1, 64},
+        {"flops_per_element", P::number, kOpt, "1", {}, "arithmetic per element", 0, 1e6},
         {"contiguous", P::boolean, kOpt, "true", {}, "false for strided views (transposes, slices): a non-vectorized kernel"}},
        "pointwise map over tensors of equal size (add, mul, GELU, casts, ...)"},
       {"reduce",
@@ -145,12 +155,12 @@ const std::vector<OpDef>& op_defs() {
         {"backward", P::boolean, kOpt, "false", {}, "the table's gradient (embedding_dense_backward) instead of the gather"}},
        "row gather from an embedding table"},
       {"copy",
-       {{"bytes", P::number, kReq, "", {}, "bytes copied"},
+       {{"bytes", P::number, kReq, "", {}, "bytes copied", 1, 1e18},
         {"kind", P::choice, kOpt, "d2d", {"d2d", "h2d", "d2h"}, "device-device, or across PCIe (pinned host memory)"}},
        "memory copy"},
       {"custom",
-       {{"flops", P::number, kReq, "", {}, "floating-point operations"},
-        {"bytes", P::number, kReq, "", {}, "bytes moved through device memory"},
+       {{"flops", P::number, kReq, "", {}, "floating-point operations", 0, 1e24},
+        {"bytes", P::number, kReq, "", {}, "bytes moved through device memory", 0, 1e18},
         {"dtype", P::dtype, kOpt, "fp32", {}, "arithmetic type (tensor-core rate for tf32/fp16/bf16/fp8/int8)"}},
        "any other kernel, by its counts"},
       COLLECTIVE_DEF("all_reduce", "sum a buffer across ranks; every rank gets the result"),
@@ -177,8 +187,42 @@ std::vector<std::string> op_names() {
   return names;
 }
 
+namespace {
+std::string range_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.15g", v);
+  return buf;
+}
+}  // namespace
+
+std::string param_range_text(const ParamDef& def) {
+  if (def.kind != ParamKind::integer && def.kind != ParamKind::number) return "";
+  const double max = def.max > 0 ? def.max : def.kind == ParamKind::integer ? double(kMaxDim) : kMaxNumber;
+  return "[" + range_number(def.min) + ", " + range_number(max) + "]";
+}
+
+void check_param_ranges(const OpDef& def, const ParamMap& p, const std::string& kernel) {
+  for (const auto& param : def.params) {
+    auto it = p.find(std::string(param.name));
+    if (it == p.end()) continue;
+    double v = 0;
+    if (const auto* i = std::get_if<std::int64_t>(&it->second.value)) v = static_cast<double>(*i);
+    else if (const auto* d = std::get_if<double>(&it->second.value)) v = *d;
+    else continue;
+    const double max = param.max > 0 ? param.max : param.kind == ParamKind::integer ? double(kMaxDim) : kMaxNumber;
+    if (!std::isfinite(v))
+      throw InputError(it->second.where, std::string(param.name),
+                       "kernel '" + kernel + "': must be a finite number (found " + range_number(v) + ")");
+    if (v < param.min || v > max)
+      throw InputError(it->second.where, std::string(param.name),
+                       "kernel '" + kernel + "': out of range: must be in " + param_range_text(param) + " (found " +
+                           range_number(v) + ")");
+  }
+}
+
 Op build_op(std::string_view op, const ParamMap& p, const std::string& kernel, const SourceLocation& where) {
   const Checker check(p, kernel, where);
+  if (const OpDef* def = find_op_def(op)) check_param_ranges(*def, p, kernel);
   if (op == "gemm") {
     GemmOp g;
     g.m = get_int(p, "m", 0);
@@ -189,6 +233,9 @@ Op build_op(std::string_view op, const ParamMap& p, const std::string& kernel, c
     g.out_dtype = get_dtype(p, "out_dtype", g.dtype);
     for (auto [name, v] : {std::pair{"m", g.m}, {"n", g.n}, {"k", g.k}, {"batch", g.batch}})
       check.positive(name, static_cast<double>(v));
+    check.elements("m", {g.batch, g.m, g.k}, "A operand");
+    check.elements("n", {g.batch, g.k, g.n}, "B operand");
+    check.elements("m", {g.batch, g.m, g.n}, "output");
     return g;
   }
   if (op == "attention") {
@@ -210,6 +257,9 @@ Op build_op(std::string_view op, const ParamMap& p, const std::string& kernel, c
                            {"seq_q", a.seq_q}, {"seq_kv", a.seq_kv}, {"head_dim", a.head_dim}})
       check.positive(name, static_cast<double>(v));
     if (a.heads % a.kv_heads != 0) check.fail("kv_heads", "heads must be a multiple of kv_heads");
+    check.elements("seq_q", {a.batch, a.heads, a.seq_q, a.head_dim}, "query");
+    check.elements("seq_kv", {a.batch, a.kv_heads, a.seq_kv, a.head_dim}, "key");
+    check.elements("seq_kv", {a.batch, a.heads, a.seq_q, a.seq_kv}, "score matrix");
     return a;
   }
   if (op == "conv2d") {
@@ -224,11 +274,16 @@ Op build_op(std::string_view op, const ParamMap& p, const std::string& kernel, c
     c.stride = get_int(p, "stride", 1);
     c.pad = get_int(p, "pad", 0);
     c.dtype = get_dtype(p, "dtype", DataType::bf16);
+    c.allow_tf32 = get_bool(p, "allow_tf32", true);
     for (auto [name, v] : {std::pair{"n", c.n}, {"c", c.c}, {"h", c.h}, {"w", c.w}, {"k", c.k}, {"r", c.r},
                            {"s", c.s}, {"stride", c.stride}})
       check.positive(name, static_cast<double>(v));
     check.non_negative("pad", static_cast<double>(c.pad));
     if (c.p() < 1 || c.q() < 1) check.fail("r", "the filter is larger than the padded input");
+    check.elements("h", {c.n, c.h, c.w, c.c}, "input");
+    check.elements("k", {c.k, c.r, c.s, c.c}, "filter");
+    check.elements("n", {c.n, c.p(), c.q(), c.k}, "output");
+    check.elements("k", {c.n, c.p(), c.q(), c.k, c.r, c.s, c.c}, "implicit GEMM (n p q k r s c)");
     return c;
   }
   if (op == "elementwise") {
@@ -241,6 +296,7 @@ Op build_op(std::string_view op, const ParamMap& p, const std::string& kernel, c
     e.flops_per_element = get_number(p, "flops_per_element", 1);
     e.contiguous = get_bool(p, "contiguous", true);
     check.positive("elements", static_cast<double>(e.elements));
+    check.elements("elements", {e.elements}, "tensor");
     check.non_negative("inputs", e.inputs);
     check.positive("outputs", e.outputs);
     check.non_negative("flops_per_element", e.flops_per_element);
@@ -259,6 +315,7 @@ Op build_op(std::string_view op, const ParamMap& p, const std::string& kernel, c
     if (norm) r.backward = get_bool(p, "backward", false);
     check.positive("rows", static_cast<double>(r.rows));
     check.positive(norm ? "hidden" : "cols", static_cast<double>(r.cols));
+    check.elements("rows", {r.rows, r.cols}, "tensor");
     return r;
   }
   if (op == "embedding") {
@@ -270,6 +327,8 @@ Op build_op(std::string_view op, const ParamMap& p, const std::string& kernel, c
     e.backward = get_bool(p, "backward", false);
     for (auto [name, v] : {std::pair{"vocab", e.vocab}, {"dim", e.dim}, {"tokens", e.tokens}})
       check.positive(name, static_cast<double>(v));
+    check.elements("vocab", {e.vocab, e.dim}, "table");
+    check.elements("tokens", {e.tokens, e.dim}, "output");
     return e;
   }
   if (op == "copy") {
@@ -339,6 +398,7 @@ std::vector<std::pair<std::string, ParamValue>> op_params(const Op& op) {
     if (c->stride != 1) v.emplace_back("stride", i(c->stride));
     if (c->pad != 0) v.emplace_back("pad", i(c->pad));
     v.emplace_back("dtype", d(c->dtype));
+    if (!c->allow_tf32) v.emplace_back("allow_tf32", ParamValue{false});
     return v;
   }
   if (auto* e = std::get_if<ElementwiseOp>(&op)) {

@@ -6,6 +6,7 @@
 // compute-bound by the pipe's sustained rate, sub-wave (latency) kernels by clock and waves,
 // launch-floor kernels by the floor.
 #include <string>
+#include <tuple>
 
 #include "common/dtype.h"
 
@@ -32,6 +33,11 @@ struct TracedOp {
   int kernels = 1;              // trace kernels it stands for
   double bytes = 0;             // work estimate used for the bound (0: unknown)
   double flops = 0;
+  // Every parameter, once: equality and hashing (sim/op_cache_key.h) read this list.
+  [[nodiscard]] auto fields() const {
+    return std::tie(measured_us, source_gpu, bound, pipe, dtype, source_dram_gbps, source_tflops, source_clock_mhz,
+                    source_sms, source_floor_us, blocks, kernels, bytes, flops);
+  }
 };
 
 [[nodiscard]] std::string traced_shape(const TracedOp& op);

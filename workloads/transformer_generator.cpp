@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "common/errors.h"
 #include "workloads/kernel_sequence.h"
+#include "workloads/mixed_precision.h"
 
 namespace gpucast::wl {
 namespace {
@@ -16,7 +18,8 @@ struct Shape {
 class TransformerBuilder {
  public:
   TransformerBuilder(const TransformerConfig& c, const GenerateOptions& o, const Shape& s)
-      : c_(c), o_(o), s_(s), t_(o.dtype), d_(double(c.d_model)), hd_(double(c.head_dim())),
+      : c_(c), o_(o), s_(s), t_(o.dtype), a_(activation_dtype(o.dtype)), kv_(kv_cache_dtype(o.dtype)),
+        d_(double(c.d_model)), hd_(double(c.head_dim())),
         tp_(o.parallel.tp), heads_(c.heads / tp_), kv_heads_(c.kv_heads >= tp_ ? c.kv_heads / tp_ : 1),
         q_width_(double(heads_) * hd_), kv_width_(double(kv_heads_) * hd_), ffn_(double(c.ffn) / tp_) {}
 
@@ -28,19 +31,21 @@ class TransformerBuilder {
   // the full sequence is needed again.
   void tp_reduce(const std::string& name) {
     if (tp_ <= 1) return;
-    const double bytes = s_.tokens * d_ * bytes_per_element(t_);
-    if (o_.parallel.sp) collective(name + "_reduce_scatter", CollectiveKind::reduce_scatter, bytes, tp_);
-    else collective(name + "_all_reduce", CollectiveKind::all_reduce, bytes, tp_);
+    const double bytes = s_.tokens * d_ * bytes_per_element(a_);
+    if (o_.parallel.sp) collective(name + "_reduce_scatter", CollectiveKind::reduce_scatter, bytes, tp_, 1, a_);
+    else collective(name + "_all_reduce", CollectiveKind::all_reduce, bytes, tp_, 1, a_);
   }
   void tp_gather(const std::string& name) {
     if (tp_ <= 1 || !o_.parallel.sp) return;
-    collective(name + "_all_gather", CollectiveKind::all_gather, s_.tokens * d_ * bytes_per_element(t_), tp_);
+    collective(name + "_all_gather", CollectiveKind::all_gather, s_.tokens * d_ * bytes_per_element(a_), tp_, 1, a_);
   }
-  void collective(const std::string& name, CollectiveKind kind, double bytes, int ranks, int stride = 1) {
+  // `dt`: the activations' type (a_) or, by default, the weights' (parameter gathers).
+  void collective(const std::string& name, CollectiveKind kind, double bytes, int ranks, int stride = 1,
+                  std::optional<DataType> dt = std::nullopt) {
     CollectiveOp c;
     c.kind = kind;
     c.bytes = std::max(1.0, std::round(bytes));
-    c.dtype = t_;
+    c.dtype = dt.value_or(t_);
     c.ranks = ranks;
     c.stride = stride;
     k_.add(name, c);
@@ -49,20 +54,20 @@ class TransformerBuilder {
   void pipeline_transfer(const std::string& name, CollectiveKind kind) {
     if (o_.parallel.pp <= 1) return;
     k_.scope("");
-    collective(name, kind, s_.tokens * d_ * bytes_per_element(t_) / (o_.parallel.sp ? tp_ : 1), 2,
-               tp_ * o_.parallel.dp);
+    collective(name, kind, s_.tokens * d_ * bytes_per_element(a_) / (o_.parallel.sp ? tp_ : 1), 2,
+               tp_ * o_.parallel.dp, a_);
   }
 
   void embeddings() {
     k_.scope("");
-    k_.add("embed", EmbeddingOp{Count(std::ceil(double(c_.vocab) / tp_)), c_.d_model, Count(s_.tokens), t_});
+    k_.add("embed", EmbeddingOp{Count(std::ceil(double(c_.vocab) / tp_)), c_.d_model, Count(s_.tokens), a_});
     if (tp_ > 1) {  // vocabulary-parallel embedding: each rank holds a slice of the table
-      const double bytes = s_.tokens * d_ * bytes_per_element(t_);
-      if (o_.parallel.sp) collective("embed_reduce_scatter", CollectiveKind::reduce_scatter, bytes, tp_);
-      else collective("embed_all_reduce", CollectiveKind::all_reduce, bytes, tp_);
+      const double bytes = s_.tokens * d_ * bytes_per_element(a_);
+      if (o_.parallel.sp) collective("embed_reduce_scatter", CollectiveKind::reduce_scatter, bytes, tp_, 1, a_);
+      else collective("embed_all_reduce", CollectiveKind::all_reduce, bytes, tp_, 1, a_);
     }
-    if (!c_.rope) k_.pointwise("add_positions", s_.tokens * d_, t_, 2);
-    if (!c_.decoder) k_.norm("embed_norm", s_.tokens, d_, t_, false);
+    if (!c_.rope) k_.pointwise("add_positions", s_.tokens * d_, a_, 2);
+    if (!c_.decoder) k_.norm("embed_norm", s_.tokens, d_, a_, false);
   }
 
   void layer_forward(int l) {
@@ -70,22 +75,22 @@ class TransformerBuilder {
     const double T = s_.tokens, Tn = norm_tokens();
     // ZeRO-3 / FSDP: gather this layer's parameters from the data-parallel group first.
     gather_layer_params(l);
-    k_.norm("attn_norm", Tn, d_, t_, c_.rmsnorm);
+    k_.norm("attn_norm", Tn, d_, a_, c_.rmsnorm);
     tp_gather("attn");
     k_.gemm("qkv", T, q_width_ + 2 * kv_width_, d_, t_);
     if (c_.rope) rope();
     if (o_.mode == Mode::decode) {
       // Append this step's K and V to the cache (strided copies into the cache tensors).
-      k_.pointwise("kv_cache_k", T * kv_width_, t_, 1, 0, false);
-      k_.pointwise("kv_cache_v", T * kv_width_, t_, 1, 0, false);
+      k_.pointwise("kv_cache_k", T * kv_width_, kv_, 1, 0, false);
+      k_.pointwise("kv_cache_v", T * kv_width_, kv_, 1, 0, false);
     }
     attention(false);
     // (B, heads, S, hd) -> (B, S, d): a strided copy in eager PyTorch.
-    if (!o_.fused_elementwise) k_.pointwise("attn_transpose", T * q_width_, t_, 1, 0, false);
+    if (!o_.fused_elementwise) k_.pointwise("attn_transpose", T * q_width_, a_, 1, 0, false);
     k_.gemm("o_proj", T, d_, q_width_, t_);
     tp_reduce("attn");
-    k_.pointwise("residual1", Tn * d_, t_, 2);
-    k_.norm("mlp_norm", Tn, d_, t_, c_.rmsnorm);
+    k_.pointwise("residual1", Tn * d_, a_, 2);
+    k_.norm("mlp_norm", Tn, d_, a_, c_.rmsnorm);
     tp_gather("mlp");
     if (c_.moe_layer(l)) {
       moe_mlp();
@@ -93,7 +98,7 @@ class TransformerBuilder {
       dense_mlp(ffn_);
     }
     tp_reduce("mlp");
-    k_.pointwise("residual2", Tn * d_, t_, 2);
+    k_.pointwise("residual2", Tn * d_, a_, 2);
   }
 
   void dense_mlp(double ffn, const std::string& prefix = "") {
@@ -101,14 +106,14 @@ class TransformerBuilder {
     if (c_.swiglu) {
       k_.gemm(prefix + "gate_up", T, 2 * ffn, d_, t_);
       if (o_.fused_elementwise) {
-        k_.pointwise(prefix + "silu_mul", T * ffn, t_, 2, 5);
+        k_.pointwise(prefix + "silu_mul", T * ffn, a_, 2, 5);
       } else {  // silu(gate) and gate * up on strided halves of the fused projection
-        k_.pointwise(prefix + "silu", T * ffn, t_, 1, 4, false);
-        k_.pointwise(prefix + "mul", T * ffn, t_, 2, 1, false);
+        k_.pointwise(prefix + "silu", T * ffn, a_, 1, 4, false);
+        k_.pointwise(prefix + "mul", T * ffn, a_, 2, 1, false);
       }
     } else {
       k_.gemm(prefix + "up", T, ffn, d_, t_);
-      k_.pointwise(prefix + "gelu", T * ffn, t_, 1, 10);
+      k_.pointwise(prefix + "gelu", T * ffn, a_, 1, 10);
     }
     k_.gemm(prefix + "down", T, d_, ffn, t_);
   }
@@ -128,41 +133,41 @@ class TransformerBuilder {
     const double e = bytes_per_element(t_);
     k_.gemm("router", T, E, d_, t_);
     k_.add("router_softmax", RowOp{RowOpKind::softmax, Count(std::llround(T)), Count(E), DataType::fp32});
-    k_.pointwise("topk_gather", T * k * d_, t_, 1, 0, false);
+    k_.pointwise("topk_gather", T * k * d_, a_, 1, 0, false);
     if (ep > 1) collective("moe_dispatch", CollectiveKind::all_to_all, T * k * d_ * e, ep);
     const double rows = std::max(1.0, std::round(T * k / local_experts));  // tokens per local expert (balanced)
     k_.gemm("experts_gate_up", rows, (c_.swiglu ? 2 : 1) * width, d_, t_, local_experts);
-    k_.pointwise("experts_act", rows * local_experts * width, t_, c_.swiglu ? 2 : 1, 5);
+    k_.pointwise("experts_act", rows * local_experts * width, a_, c_.swiglu ? 2 : 1, 5);
     k_.gemm("experts_down", rows, d_, width, t_, local_experts);
     if (ep > 1) collective("moe_combine", CollectiveKind::all_to_all, T * k * d_ * e, ep);
-    k_.pointwise("moe_weighted_sum", T * k * d_, t_, 2, 2);
+    k_.pointwise("moe_weighted_sum", T * k * d_, a_, 2, 2);
     if (c_.shared_experts > 0) dense_mlp(double(c_.shared_experts) * c_.expert_ffn / tp_, "shared_");
   }
 
   void head() {
     k_.scope("");
     if (c_.decoder) {
-      k_.norm("final_norm", s_.tokens, d_, t_, c_.rmsnorm);
+      k_.norm("final_norm", s_.tokens, d_, a_, c_.rmsnorm);
       k_.gemm("lm_head", s_.logits_rows, std::ceil(double(c_.vocab) / tp_), d_, t_);
       // Vocabulary-parallel logits: the loss needs the softmax statistics of every shard.
       if (tp_ > 1 && o_.mode == Mode::train)
         collective("lm_head_all_reduce", CollectiveKind::all_reduce, s_.logits_rows * 2 * 4, tp_);
     } else {
       k_.gemm("pooler", s_.batch, d_, d_, t_);
-      k_.pointwise("pooler_tanh", s_.batch * d_, t_, 1, 6);
+      k_.pointwise("pooler_tanh", s_.batch * d_, a_, 1, 6);
     }
   }
 
   void loss() {
     k_.scope("");
     const double rows = s_.tokens, v = std::ceil(double(c_.vocab) / tp_);
-    k_.pointwise("logits_to_fp32", rows * v, t_, 1, 0);
+    k_.pointwise("logits_to_fp32", rows * v, a_, 1, 0);
     k_.add("cross_entropy_softmax", RowOp{RowOpKind::softmax, Count(rows), Count(v), DataType::fp32});
     k_.add("cross_entropy_loss", RowOp{RowOpKind::reduce, 1, Count(rows), DataType::fp32});
     k_.pointwise("cross_entropy_grad", rows * v, DataType::fp32, 2, 2);
     k_.gemm("lm_head_dgrad", rows, d_, v, t_);
     k_.gemm("lm_head_wgrad", v, d_, rows, t_);
-    k_.pointwise("final_norm_grad", rows * d_, t_, 3, 8);
+    k_.pointwise("final_norm_grad", rows * d_, a_, 3, 8);
   }
 
   void layer_backward(int l) {
@@ -177,25 +182,25 @@ class TransformerBuilder {
       tp_gather("mlp_grad");
       k_.gemm("down_dgrad", T, ffn, d_, t_);
       k_.gemm("down_wgrad", ffn, d_, T, t_);
-      k_.pointwise(c_.swiglu ? "silu_mul_grad" : "gelu_grad", T * ffn, t_, c_.swiglu ? 3 : 2, 12, true,
+      k_.pointwise(c_.swiglu ? "silu_mul_grad" : "gelu_grad", T * ffn, a_, c_.swiglu ? 3 : 2, 12, true,
                    c_.swiglu ? 2 : 1);
       k_.gemm("mlp_in_dgrad", T, d_, mlp_in, t_);
       k_.gemm("mlp_in_wgrad", d_, mlp_in, T, t_);
     }
     tp_reduce("mlp_grad");
-    k_.pointwise("mlp_norm_grad", Tn * d_, t_, 3, 8);
-    k_.pointwise("residual_grad1", Tn * d_, t_, 2);
+    k_.pointwise("mlp_norm_grad", Tn * d_, a_, 3, 8);
+    k_.pointwise("residual_grad1", Tn * d_, a_, 2);
     tp_gather("attn_grad");
     k_.gemm("o_proj_dgrad", T, q_width_, d_, t_);
     k_.gemm("o_proj_wgrad", q_width_, d_, T, t_);
     attention(true);
-    if (c_.rope) k_.pointwise("rope_grad", T * (q_width_ + kv_width_), t_, 3, 3);
+    if (c_.rope) k_.pointwise("rope_grad", T * (q_width_ + kv_width_), a_, 3, 3);
     k_.gemm("qkv_dgrad", T, d_, q_width_ + 2 * kv_width_, t_);
     k_.gemm("qkv_wgrad", d_, q_width_ + 2 * kv_width_, T, t_);
     tp_reduce("attn_grad");
     const std::string last_wgrad = k_.last_name();
-    k_.pointwise("attn_norm_grad", Tn * d_, t_, 3, 8);
-    k_.pointwise("residual_grad2", Tn * d_, t_, 2);
+    k_.pointwise("attn_norm_grad", Tn * d_, a_, 3, 8);
+    k_.pointwise("residual_grad2", Tn * d_, a_, 2);
     reduce_layer_grads(l, last_wgrad);
   }
 
@@ -210,7 +215,7 @@ class TransformerBuilder {
     if (ep > 1) collective("moe_combine_grad", CollectiveKind::all_to_all, T * k * d_ * e, ep);
     k_.gemm("experts_down_dgrad", rows, width, d_, t_, local_experts);
     k_.gemm("experts_down_wgrad", width, d_, rows, t_, local_experts);
-    k_.pointwise("experts_act_grad", rows * local_experts * width, t_, 3, 12, true, 2);
+    k_.pointwise("experts_act_grad", rows * local_experts * width, a_, 3, 12, true, 2);
     k_.gemm("experts_gate_up_dgrad", rows, d_, (c_.swiglu ? 2 : 1) * width, t_, local_experts);
     k_.gemm("experts_gate_up_wgrad", d_, (c_.swiglu ? 2 : 1) * width, rows, t_, local_experts);
     if (ep > 1) collective("moe_dispatch_grad", CollectiveKind::all_to_all, T * k * d_ * e, ep);
@@ -307,7 +312,7 @@ class TransformerBuilder {
   void rope() {
     const double T = s_.tokens;
     if (o_.fused_elementwise) {
-      k_.pointwise("rope", T * (q_width_ + kv_width_), t_, 3, 3);
+      k_.pointwise("rope", T * (q_width_ + kv_width_), a_, 3, 3);
       return;
     }
     // Eager rotate-half: x1*cos, x2*sin on strided halves, their difference and sum, then a cat;
@@ -315,13 +320,13 @@ class TransformerBuilder {
     for (const auto& [name, width] : {std::pair<const char*, double>{"q", q_width_}, {"k", kv_width_}}) {
       const double half = T * width / 2;
       const std::string n(name);
-      k_.pointwise("rope_" + n + "_mul1", half, t_, 2, 1, false);
-      k_.pointwise("rope_" + n + "_mul2", half, t_, 2, 1, false);
-      k_.pointwise("rope_" + n + "_sub", half, t_, 2);
-      k_.pointwise("rope_" + n + "_mul3", half, t_, 2, 1, false);
-      k_.pointwise("rope_" + n + "_mul4", half, t_, 2, 1, false);
-      k_.pointwise("rope_" + n + "_add", half, t_, 2);
-      k_.pointwise("rope_" + n + "_cat", 2 * half, t_, 1, 0, false);
+      k_.pointwise("rope_" + n + "_mul1", half, a_, 2, 1, false);
+      k_.pointwise("rope_" + n + "_mul2", half, a_, 2, 1, false);
+      k_.pointwise("rope_" + n + "_sub", half, a_, 2);
+      k_.pointwise("rope_" + n + "_mul3", half, a_, 2, 1, false);
+      k_.pointwise("rope_" + n + "_mul4", half, a_, 2, 1, false);
+      k_.pointwise("rope_" + n + "_add", half, a_, 2);
+      k_.pointwise("rope_" + n + "_cat", 2 * half, a_, 1, 0, false);
     }
   }
 
@@ -337,7 +342,7 @@ class TransformerBuilder {
       a.seq_kv = Count(s_.seq_kv);
       a.head_dim = c_.head_dim();
       a.causal = causal;
-      a.dtype = t_;
+      a.dtype = kv_;
       a.backward = backward;
       a.backend = o_.attention_backend;
       k_.add(backward ? "attention_grad" : "attention", a);
@@ -346,18 +351,18 @@ class TransformerBuilder {
     // Unfused: scores = Q K^T, scale and mask, softmax, P V (K and V repeated for grouped queries).
     const double bh = b * h, sq = s_.seq_q, skv = s_.seq_kv;
     if (kv < h) {
-      k_.pointwise(backward ? "repeat_kv_grad" : "repeat_kv_k", bh * skv * hd_, t_, 1, 0, false);
-      if (!backward) k_.pointwise("repeat_kv_v", bh * skv * hd_, t_, 1, 0, false);
+      k_.pointwise(backward ? "repeat_kv_grad" : "repeat_kv_k", bh * skv * hd_, kv_, 1, 0, false);
+      if (!backward) k_.pointwise("repeat_kv_v", bh * skv * hd_, kv_, 1, 0, false);
     }
     if (!backward) {
       k_.gemm("scores", sq, skv, hd_, t_, bh);
-      k_.pointwise("scale_mask", bh * sq * skv, t_, causal ? 2 : 1, 2);
+      k_.pointwise("scale_mask", bh * sq * skv, a_, causal ? 2 : 1, 2);
       k_.add("softmax", RowOp{RowOpKind::softmax, Count(bh * sq), Count(skv), t_});
       k_.gemm("pv", sq, hd_, skv, t_, bh);
     } else {
       k_.gemm("pv_grad_p", sq, skv, hd_, t_, bh);
       k_.gemm("pv_grad_v", skv, hd_, sq, t_, bh);
-      k_.pointwise("softmax_grad", bh * sq * skv, t_, 2, 3);
+      k_.pointwise("softmax_grad", bh * sq * skv, a_, 2, 3);
       k_.gemm("scores_grad_q", sq, hd_, skv, t_, bh);
       k_.gemm("scores_grad_k", skv, hd_, sq, t_, bh);
     }
@@ -366,7 +371,9 @@ class TransformerBuilder {
   const TransformerConfig& c_;
   const GenerateOptions& o_;
   Shape s_;
-  DataType t_;
+  DataType t_;   // weights and GEMMs
+  DataType a_;   // residual stream, norms, pointwise, activation collectives (workloads/mixed_precision.h)
+  DataType kv_;  // KV cache and attention
   double d_, hd_;
   int tp_, heads_, kv_heads_;
   double q_width_, kv_width_, ffn_;
@@ -501,7 +508,8 @@ GeneratedModel generate_transformer(const TransformerConfig& c, const GenerateOp
   const bool zero3 = par.zero == Zero::full;
   m.weights = stage_params * e / (zero3 ? dp : 1);
   const int kv_local = c.kv_heads >= tp ? c.kv_heads / tp : 1;
-  const double kv_bytes_per_token = 2.0 * stage_layers * kv_local * c.head_dim() * e;
+  const double kv_bytes_per_token =
+      2.0 * stage_layers * kv_local * c.head_dim() * bytes_per_element(kv_cache_dtype(o.dtype));
   if (o.mode == Mode::train) {
     m.gradients = stage_params * e / (par.zero >= Zero::os_grad ? dp : 1);
     m.optimizer = stage_params * (8 + (e < 4 ? 4 : 0)) / (par.zero != Zero::none ? dp : 1);
@@ -525,7 +533,7 @@ GeneratedModel generate_transformer(const TransformerConfig& c, const GenerateOp
     m.kv_cache = kv_bytes_per_token * sequences * (o.mode == Mode::decode ? s.seq_kv : s.seq_q);
     const double widest = std::max({double(c.ffn) / tp * (c.swiglu ? 2 : 1), double(c.d_model) * 3,
                                     o.flash_attention ? 0.0 : double(c.heads) / tp * s.seq_kv});
-    m.activations = 2 * s.tokens * widest * e + (pp == 1 ? s.logits_rows * std::ceil(double(c.vocab) / tp) * 4 : 0);
+    m.activations = 2 * s.tokens * widest * bytes_per_element(activation_dtype(o.dtype)) + (pp == 1 ? s.logits_rows * std::ceil(double(c.vocab) / tp) * 4 : 0);
   }
   m.workspace = 0.5e9 + 64e6;  // CUDA context and allocator slack, cuBLAS/cuDNN workspaces
   if (par.world() > 1) m.workspace += 0.5e9;  // NCCL buffers and communicators (assumption)

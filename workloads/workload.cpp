@@ -1,6 +1,7 @@
 #include "workloads/workload.h"
 
 #include <algorithm>
+#include <string_view>
 #include <unordered_map>
 
 #include "common/suggest.h"
@@ -55,7 +56,8 @@ Workload Workload::build(std::string name, LaunchMode launch, std::vector<Kernel
   w.kernels_ = std::move(kernels);
   const size_t n = w.kernels_.size();
 
-  std::unordered_map<std::string, size_t> index;
+  // Names index the kernels in place (the strings live in kernels_, which no longer changes).
+  std::unordered_map<std::string_view, size_t> index;
   index.reserve(n);
   for (size_t i = 0; i < n; ++i) {
     auto [it, inserted] = index.emplace(w.kernels_[i].name, i);
@@ -65,14 +67,17 @@ Workload Workload::build(std::string name, LaunchMode launch, std::vector<Kernel
                            w.kernels_[it->second].where.str() + ")");
   }
 
-  w.preds_.assign(n, {});
-  std::vector<std::vector<size_t>> succ(n);
+  w.pred_offsets_.assign(n + 1, 0);
+  w.pred_list_.clear();
+  w.pred_list_.reserve(n);
   std::unordered_map<int, size_t> last_on_stream;
   std::vector<std::string> names;  // for suggestions, built only on error
+  bool forward_dependency = false;  // an `after` naming a later kernel: a cycle is possible
   for (size_t i = 0; i < n; ++i) {
-    auto& preds = w.preds_[i];
+    const size_t first = w.pred_list_.size();
+    w.pred_offsets_[i] = first;
     const auto& k = w.kernels_[i];
-    if (auto it = last_on_stream.find(k.stream); it != last_on_stream.end()) preds.push_back(it->second);
+    if (auto it = last_on_stream.find(k.stream); it != last_on_stream.end()) w.pred_list_.push_back(it->second);
     for (const auto& dep : k.after) {
       auto it = index.find(dep);
       if (it == index.end()) {
@@ -80,24 +85,38 @@ Workload Workload::build(std::string name, LaunchMode launch, std::vector<Kernel
         throw InputError(k.where, "after",
                          "kernel '" + k.name + "' depends on unknown kernel '" + dep + "'" + did_you_mean(dep, names));
       }
-      if (std::find(preds.begin(), preds.end(), it->second) == preds.end()) preds.push_back(it->second);
+      const auto begin = w.pred_list_.begin() + static_cast<std::ptrdiff_t>(first);
+      if (std::find(begin, w.pred_list_.end(), it->second) == w.pred_list_.end()) w.pred_list_.push_back(it->second);
+      forward_dependency = forward_dependency || it->second >= i;
     }
-    for (size_t p : preds) succ[p].push_back(i);
     last_on_stream[k.stream] = i;
   }
+  w.pred_offsets_[n] = w.pred_list_.size();
 
-  const auto cycle = find_cycle(succ);
-  if (!cycle.empty()) {
-    std::string text;
-    for (size_t v : cycle) text += w.kernels_[v].name + " -> ";
-    text += w.kernels_[cycle.front()].name;
-    throw InputError(w.kernels_[cycle.front()].where, "after", "dependency cycle: " + text);
+  // Every edge points from an earlier kernel to a later one unless some `after` names a later
+  // kernel (or itself); only then can there be a cycle.
+  if (forward_dependency) {
+    std::vector<std::vector<size_t>> succ(n);
+    for (size_t i = 0; i < n; ++i)
+      for (size_t p : w.predecessors(i)) succ[p].push_back(i);
+    const auto cycle = find_cycle(succ);
+    if (!cycle.empty()) {
+      std::string text;
+      for (size_t v : cycle) text += w.kernels_[v].name + " -> ";
+      text += w.kernels_[cycle.front()].name;
+      throw InputError(w.kernels_[cycle.front()].where, "after", "dependency cycle: " + text);
+    }
   }
-
-  w.graph_ = DependencyGraph(n);
-  for (size_t v = 0; v < n; ++v)
-    for (size_t p : w.preds_[v]) boost::add_edge(p, v, w.graph_);
   return w;
+}
+
+const DependencyGraph& Workload::graph() const {
+  std::call_once(graph_->once, [this] {
+    graph_->graph = DependencyGraph(kernels_.size());
+    for (size_t v = 0; v < kernels_.size(); ++v)
+      for (size_t p : predecessors(v)) boost::add_edge(p, v, graph_->graph);
+  });
+  return graph_->graph;
 }
 
 Workload Workload::with_host_speed(double speed) const {

@@ -1,6 +1,9 @@
 #pragma once
 // A workload: named kernels on streams and the dependency DAG between them (Boost.Graph).
 // Kernels on one stream run in file order; `after` adds cross-stream (or extra) dependencies.
+#include <algorithm>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,6 +40,24 @@ struct Kernel {
   std::optional<double> host_sync_at_us;
 };
 
+// A read-only view of kernel indices (one kernel's predecessors), stored contiguously.
+class IndexSpan {
+ public:
+  IndexSpan(const size_t* first, const size_t* last) : first_(first), last_(last) {}
+  [[nodiscard]] const size_t* begin() const { return first_; }
+  [[nodiscard]] const size_t* end() const { return last_; }
+  [[nodiscard]] size_t size() const { return static_cast<size_t>(last_ - first_); }
+  [[nodiscard]] bool empty() const { return first_ == last_; }
+  [[nodiscard]] size_t operator[](size_t i) const { return first_[i]; }
+  [[nodiscard]] bool operator==(const std::vector<size_t>& other) const {
+    return size() == other.size() && std::equal(first_, last_, other.begin());
+  }
+
+ private:
+  const size_t* first_;
+  const size_t* last_;
+};
+
 // Edge u -> v: v may start only after u ends.
 using DependencyGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS>;
 
@@ -53,9 +74,13 @@ class Workload {
   [[nodiscard]] std::optional<double> host_launch_us() const { return host_launch_us_; }
   [[nodiscard]] const std::string& origin() const { return origin_; }
   [[nodiscard]] const std::vector<Kernel>& kernels() const { return kernels_; }
-  [[nodiscard]] const DependencyGraph& graph() const { return graph_; }
+  // The dependency DAG as a Boost graph, built on first use (the simulator needs only the
+  // predecessor lists; a million-vertex Boost graph cost a quarter of a large workload's build).
+  [[nodiscard]] const DependencyGraph& graph() const;
   // Indices of the kernels `i` waits for.
-  [[nodiscard]] const std::vector<size_t>& predecessors(size_t i) const { return preds_[i]; }
+  [[nodiscard]] IndexSpan predecessors(size_t i) const {
+    return {pred_list_.data() + pred_offsets_[i], pred_list_.data() + pred_offsets_[i + 1]};
+  }
   [[nodiscard]] size_t size() const { return kernels_.size(); }
   // The same workload with another eager host cost per kernel.
   [[nodiscard]] Workload with_host_launch_us(double us) const {
@@ -83,8 +108,15 @@ class Workload {
   std::optional<double> host_tail_us_;
   std::string origin_;
   std::vector<Kernel> kernels_;
-  DependencyGraph graph_;
-  std::vector<std::vector<size_t>> preds_;
+  struct LazyGraph {
+    std::once_flag once;
+    DependencyGraph graph;
+  };
+  std::shared_ptr<LazyGraph> graph_ = std::make_shared<LazyGraph>();
+  // Predecessors of kernel i: pred_list_[pred_offsets_[i] .. pred_offsets_[i + 1]) (one allocation
+  // for the whole workload instead of one per kernel).
+  std::vector<size_t> pred_offsets_{0};
+  std::vector<size_t> pred_list_;
 };
 
 }  // namespace gpucast::wl

@@ -10,6 +10,8 @@
 namespace gpucast::wl {
 namespace {
 
+constexpr size_t kMaxNameBytes = 4096;
+
 const std::vector<std::string> kCommonKeys{"name", "op", "after", "stream", "host_delay_us", "host_sync_at_us"};
 
 std::vector<std::string> allowed_keys(const OpDef& def) {
@@ -85,33 +87,38 @@ Kernel read_kernel(const toml::table& table, size_t index, const std::string& fi
 
   ParamMap params;
   for (auto&& [key, node] : table) {
-    const std::string name(key.str());
-    const SourceLocation where = location_of(key, file);
+    const std::string_view name = key.str();
     if (name == "op") continue;
+    // The key's position, only when an error needs it (a file path per key cost a tenth of a load).
+    const auto where = [&] { return location_of(key, file); };
     if (name == "name") {
-      if (!node.is_string()) throw InputError(where, name, "expected a string, found " + describe_type(node));
+      if (!node.is_string()) throw InputError(where(), std::string(name), "expected a string, found " + describe_type(node));
       k.name = node.as_string()->get();
-      if (k.name.empty()) throw InputError(where, name, "kernel name must not be empty");
+      if (k.name.empty()) throw InputError(where(), std::string(name), "kernel name must not be empty");
+      if (k.name.size() > kMaxNameBytes)
+        throw InputError(where(), std::string(name), "kernel name is longer than " + std::to_string(kMaxNameBytes) + " bytes");
       continue;
     }
     if (name == "stream") {
-      if (!node.is_integer() || node.as_integer()->get() < 0)
-        throw InputError(where, name, "expected a non-negative integer stream id");
+      if (!node.is_integer() || node.as_integer()->get() < 0 || node.as_integer()->get() > kMaxStream)
+        throw InputError(where(), std::string(name),
+                         "expected a stream id, an integer in [0, " + std::to_string(kMaxStream) + "]");
       k.stream = static_cast<int>(node.as_integer()->get());
       continue;
     }
     if (name == "host_delay_us" || name == "host_sync_at_us") {
       const auto v = node.value<double>();
-      if (!v || !std::isfinite(*v) || *v < 0) throw InputError(where, name, "expected a number >= 0 (microseconds)");
+      if (!v || !std::isfinite(*v) || *v < 0 || *v > 1e9)
+        throw InputError(where(), std::string(name), "expected a number in [0, 1e9] (microseconds)");
       (name == "host_delay_us" ? k.host_delay_us : k.host_sync_at_us) = *v;
       continue;
     }
     if (name == "after") {
       const auto* array = node.as_array();
-      if (!array) throw InputError(where, name, "expected an array of kernel names, e.g. after = [\"qkv\"]");
+      if (!array) throw InputError(where(), std::string(name), "expected an array of kernel names, e.g. after = [\"qkv\"]");
       for (const auto& element : *array) {
         if (!element.is_string())
-          throw InputError(location_of(element, file), name, "expected kernel names (strings)");
+          throw InputError(location_of(element, file), std::string(name), "expected kernel names (strings)");
         k.after.push_back(element.as_string()->get());
       }
       continue;
@@ -120,9 +127,9 @@ Kernel read_kernel(const toml::table& table, size_t index, const std::string& fi
     for (const auto& p : def->params)
       if (p.name == name) param = &p;
     if (!param)
-      throw InputError(where, name,
-                       "unknown parameter for op '" + op + "'" + did_you_mean(name, allowed_keys(*def)));
-    params[name] = convert_param(*param, node, file);
+      throw InputError(where(), std::string(name),
+                       "unknown parameter for op '" + op + "'" + did_you_mean(std::string(name), allowed_keys(*def)));
+    params.emplace(std::string(name), convert_param(*param, node, file));
   }
   for (const auto& p : def->params)
     if (p.required && !params.count(std::string(p.name)))
@@ -163,7 +170,9 @@ Workload read_table(const toml::table& root, const std::string& file) {
         launch = mode == "graph" ? LaunchMode::graph : LaunchMode::eager;
       } else if (k == "host_launch_us") {
         const auto v = node.value<double>();
-        if (!v || !(*v > 0)) throw InputError(location_of(node, file), "workload.host_launch_us", "expected a number > 0");
+        if (!v || !std::isfinite(*v) || !(*v > 0) || *v > 1e6)
+          throw InputError(location_of(node, file), "workload.host_launch_us",
+                           "expected a number in (0, 1000000] microseconds");
         host_launch_us = *v;
       } else if (k == "host_tail_us") {
         const auto v = node.value<double>();

@@ -1,6 +1,6 @@
 // Convolution as implicit GEMM (models/conv_model.cpp): a 1x1 convolution is exactly a GEMM; channels
-// that are not a multiple of 8 are padded by an extra kernel first; a 3-channel 3x3 filter executes
-// whole K steps per tap.
+// that are not a multiple of 8 are padded by kernels of their own first; a 3-channel 3x3 filter
+// executes whole K steps per tap.
 #include <catch2/catch.hpp>
 
 #include "models/op_model.h"
@@ -33,16 +33,33 @@ SCENARIO("a 1x1 convolution takes exactly the time of its GEMM") {
   CHECK(p.predict(conv(64, 1)).duration_us == Approx(p.predict(g).duration_us));
 }
 
-SCENARIO("channels pad to a multiple of 8 with a kernel of their own") {
+SCENARIO("channels pad to a multiple of 8 with kernels of their own") {
+  // cuDNN zeroes a padded copy of the input and of the filter, then copies the channels in.
   sim::OpPredictor p(test::gpu_builder{}.build());
   CHECK(p.predict(conv(8, 3)).kernels.size() == 1);
-  CHECK(p.predict(conv(7, 3)).kernels.size() == 2);
+  CHECK(p.predict(conv(7, 3)).kernels.size() == 5);
 }
 
-SCENARIO("a 3-channel 3x3 filter executes nine whole K steps, as a 64-channel one does") {
-  // Each tap's 3 channels pad to one 64-element K step (bf16): 9 x 64 = 576 executed, 27 useful.
+SCENARIO("a 3-channel 3x3 filter executes nine whole K steps, as a 32-channel one does") {
+  // Each tap's 3 channels pad to 8, then to one 32-element K step of the few-channel (mma.sync)
+  // kernel: 9 x 32 = 288 executed, 27 useful.
   const device::Device gpu = test::gpu_builder{}.build();
   const auto narrow = models::plan_op(conv(3, 3), gpu).front().kernels.back();
-  const auto wide = models::plan_op(conv(64, 3), gpu).front().kernels.back();
+  const auto wide = models::plan_op(conv(32, 3), gpu).front().kernels.back();
   CHECK(narrow.pipe_flops == Approx(wide.pipe_flops));
+}
+
+SCENARIO("an implicit-GEMM convolution's large tiles load their own A tile; a GEMM's clusters share it") {
+  // cuDNN's sm90 convolution kernels run no thread-block clusters, so a 256x128 tile reads all 256
+  // rows of A per K step, where cuBLAS's 2-CTA cluster multicasts half of them.
+  const device::Device gpu = test::gpu_builder{}.build();
+  wl::GemmOp g;
+  g.m = 32 * 56 * 56;
+  g.n = 256;
+  g.k = 64 * 9;
+  g.dtype = g.out_dtype = DataType::bf16;
+  const auto conv_kernel = models::plan_op(conv(64, 3), gpu).front().kernels.back();
+  const auto gemm_kernel = models::plan_op(g, gpu).front().kernels.back();
+  REQUIRE(conv_kernel.name == gemm_kernel.name);  // the same tile, the same executed K
+  CHECK(conv_kernel.l2_bytes - gemm_kernel.l2_bytes == Approx(0.5 * 256 * 576 * 2));
 }

@@ -1,5 +1,6 @@
 // Reading a trace file's bytes: plain, or gzip (by magic bytes), inflated with zlib. The buffer
 // keeps simdjson's padding spare so the parser reads it in place.
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -8,10 +9,14 @@
 #include <zlib.h>
 
 #include "common/errors.h"
+#include "common/limits.h"
 #include "workloads/trace/kineto_trace.h"
 
 namespace gpucast::trace {
 namespace {
+// Profiler traces run to hundreds of MB (plain or inflated), so they may be larger than other
+// inputs: at least 2 GB, or --max-input-mb when that is higher.
+std::uintmax_t max_trace_bytes() { return std::max<std::uintmax_t>(max_input_bytes(), 2048ull << 20); }
 
 [[noreturn]] void fail(const std::filesystem::path& path, const std::string& message) {
   throw InputError(SourceLocation{path.string()}, "", message);
@@ -41,6 +46,9 @@ std::string inflate_gzip(const std::string& packed, const std::filesystem::path&
     z.avail_out = static_cast<uInt>(kChunk);
     rc = inflate(&z, Z_NO_FLUSH);
     out.resize(used + kChunk - z.avail_out);
+    if (out.size() > max_trace_bytes())
+      fail(path, "the trace inflates to more than " + std::to_string(max_trace_bytes() >> 20) +
+                     " MB; raise the limit with gpucast --max-input-mb N");
     if (rc == Z_STREAM_END) break;
     if (rc == Z_BUF_ERROR && z.avail_in == 0)
       fail(path, "truncated gzip: the compressed stream ends before its end marker after " +
@@ -56,10 +64,15 @@ std::string inflate_gzip(const std::string& packed, const std::filesystem::path&
 
 std::string read_trace_bytes(const std::filesystem::path& path) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) fail(path, "no such trace file");
+  if (!std::filesystem::exists(path, ec)) fail(path, "no such trace file");
+  if (!std::filesystem::is_regular_file(path, ec))
+    fail(path, "not a regular file (a directory, FIFO or device): give a trace file");
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, "cannot open the trace file");
   const auto size = static_cast<size_t>(std::filesystem::file_size(path, ec));
+  if (ec || size > max_trace_bytes())
+    fail(path, "the trace is larger than " + std::to_string(max_trace_bytes() >> 20) +
+                   " MB; raise the limit with gpucast --max-input-mb N");
   std::string bytes;
   bytes.reserve(size + simdjson::SIMDJSON_PADDING);
   bytes.resize(size);

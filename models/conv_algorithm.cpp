@@ -1,0 +1,76 @@
+#include "models/conv_algorithm.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gpucast::models {
+// Library facts, named once. Sources: kernel names in the profiles of the validation runs
+// (validation/<gpu>/kernels.json, H100 and H200, cuDNN 9.19) and in public PyTorch profiles.
+
+namespace {
+// Tensor-core convolution kernels read channels as 16-byte vectors: cuDNN pads C to 8 bf16/fp16
+// or 4 tf32 elements with nhwcAddPaddingKernel first (the 3-channel stem in kernels.json).
+constexpr double kTensorChannelBytes = 16;
+// Channels that fit in one 64-byte mma.sync K step (32 bf16) run CUTLASS 2.x "fprop_optimized"
+// sm80 kernels even on Hopper (cutlass_tensorop_bf16_s16816fprop_optimized_bf16_256x64_32x4
+// for C = 3 padded to 8, dev case conv2d-0320; ..._64x128_32x... for C = 32, conv2d-0368); wider
+// inputs run the sm90 xmma implicit-precomputed-GEMM kernels (sm90_xmma_fprop_implicit_gemm_...).
+// The heuristic also picks the sm80 kernels for some small wider problems (conv2d-0361, C = 96),
+// which this rule, keyed on the K step, does not follow.
+constexpr double kFewChannelBytes = 64;
+// FP32 Winograd: cuDNN's fused scudnn_winograd_128x128 kernels (maxwell_, volta_, ampere_
+// prefixes in public PyTorch and TensorFlow profiles of FP32 3x3 convolutions) exist up to
+// Ampere/Ada. On Hopper the H100 and H200 runs time an FP32 3x3 stride-1 convolution
+// (32x14x14x256, k256; validation/runs/<gpu>/results.json, C_conv2d_fwd) at 27-29 TFLOP/s of
+// useful work, below the FP32 GEMM rate, which a 2.25x multiply reduction would exceed: the
+// heuristic runs an implicit GEMM there (dev data).
+constexpr int kLastWinogradCcMajor = 8;
+}  // namespace
+
+std::string conv_algorithm_name(const ConvChoice& c) {
+  const std::string math =
+      c.tensor ? std::string(to_string(c.math)) + " tensor cores" : std::string(to_string(c.math)) + " FMA";
+  switch (c.algorithm) {
+    case ConvAlgorithm::gemm:
+      return "conv as gemm (" + math + ")";
+    case ConvAlgorithm::implicit_precomp_gemm:
+      return "implicit precomputed gemm (" + math + ")";
+    case ConvAlgorithm::few_channel_gemm:
+      return "few-channel implicit gemm, sm80 mma.sync (" + math + ")";
+    case ConvAlgorithm::simt_implicit_gemm:
+      return "implicit precomputed gemm (" + math + ")";
+    case ConvAlgorithm::winograd:
+      return "winograd F(2x2,3x3) fused (" + math + ")";
+  }
+  return "conv";
+}
+
+ConvChoice choose_conv_algorithm(const wl::Conv2dOp& op, const device::Device& gpu) {
+  ConvChoice c;
+  c.math = op.dtype;
+  // FP32 runs as TF32 on tensor cores when PyTorch allows it and the GPU has TF32 (Ampere on);
+  // otherwise on the FMA pipe (cuDNN's CUDNN_FMA_MATH kernels), as FP64 always does.
+  if (op.dtype == DataType::fp32 && op.allow_tf32 && gpu.has_tensor(DataType::tf32)) c.math = DataType::tf32;
+  c.tensor = c.math != DataType::fp32 && c.math != DataType::fp64;
+  const double e = bytes_per_element(c.math);
+  const double align = c.tensor ? std::max(1.0, kTensorChannelBytes / e) : 1;
+  c.channels = std::ceil(double(op.c) / align) * align;
+
+  const bool pointwise = op.r == 1 && op.s == 1 && op.stride == 1 && op.pad == 0;
+  if (pointwise) {
+    c.algorithm = ConvAlgorithm::gemm;
+  } else if (c.tensor) {
+    // The sm80 fprop kernels exist for 16- and 32-bit operands (fp16, bf16, tf32); 8-bit types keep
+    // the implicit GEMM.
+    const bool few = e >= 2 && c.channels * e <= kFewChannelBytes;
+    c.algorithm = few ? ConvAlgorithm::few_channel_gemm : ConvAlgorithm::implicit_precomp_gemm;
+  } else if (c.math == DataType::fp32 && op.r == 3 && op.s == 3 && op.stride == 1 &&
+             gpu.cc_major() <= kLastWinogradCcMajor) {
+    c.algorithm = ConvAlgorithm::winograd;
+  } else {
+    c.algorithm = ConvAlgorithm::simt_implicit_gemm;
+  }
+  return c;
+}
+
+}  // namespace gpucast::models

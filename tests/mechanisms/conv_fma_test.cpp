@@ -1,0 +1,78 @@
+// FP32 convolutions on the FMA pipe (models/conv_model.cpp, TF32 off or absent): SIMT implicit GEMM
+// that reads each tap's channels as 4-element vectors, needs no channel-padding kernels, and
+// sustains a fixed share of the FP32 GEMM rate at any shape.
+#include <catch2/catch.hpp>
+
+#include "models/op_model.h"
+#include "sim/op_predictor.h"
+#include "support/gpu_builder.h"
+
+using namespace gpucast;
+
+namespace {
+wl::Conv2dOp stem(wl::Count c) {
+  wl::Conv2dOp op;
+  op.n = 8;
+  op.c = c;
+  op.h = op.w = 224;
+  op.k = 64;
+  op.r = op.s = 7;
+  op.stride = 2;
+  op.pad = 3;
+  op.dtype = DataType::fp32;
+  op.allow_tf32 = false;
+  return op;
+}
+models::KernelPlan conv_kernel(const wl::Conv2dOp& op, const device::Device& gpu) {
+  return models::plan_op(op, gpu).front().kernels.back();
+}
+}  // namespace
+
+SCENARIO("FMA convolutions run on the fp32 pipe without channel-padding kernels") {
+  const device::Device gpu(test::gpu_builder{}.build());
+  const auto options = models::plan_op(stem(3), gpu);
+  CHECK(options.front().kernels.size() == 1);
+  CHECK(options.front().kernels.back().pipe == device::Pipe::fp32);
+}
+
+SCENARIO("an FMA convolution fills 4-channel vectors per tap: 3 channels cost as 4, 5 as 8") {
+  const device::Device gpu(test::gpu_builder{}.build());
+  CHECK(conv_kernel(stem(3), gpu).pipe_flops == Approx(conv_kernel(stem(4), gpu).pipe_flops));
+  CHECK(conv_kernel(stem(5), gpu).pipe_flops == Approx(conv_kernel(stem(8), gpu).pipe_flops));
+  CHECK(conv_kernel(stem(4), gpu).pipe_flops < conv_kernel(stem(5), gpu).pipe_flops);
+}
+
+SCENARIO("an FMA implicit GEMM sustains one share of the FP32 GEMM rate, the same at every shape") {
+  // The 1x1 convolution is the plain SIMT GEMM; the 7x7 and 3x3 ones pay the same share for their
+  // address generation, whatever their shape.
+  const device::Device gpu(test::gpu_builder{}.build());
+  auto pointwise = stem(64);
+  pointwise.r = pointwise.s = 1;
+  pointwise.stride = 1;
+  pointwise.pad = 0;
+  auto three = stem(256);
+  three.r = three.s = 3;
+  three.pad = 1;
+  const double gemm = conv_kernel(pointwise, gpu).pipe_efficiency;
+  const double seven_share = conv_kernel(stem(64), gpu).pipe_efficiency / gemm;
+  CHECK(seven_share < 1);
+  CHECK(conv_kernel(three, gpu).pipe_efficiency / gemm == Approx(seven_share));
+}
+
+SCENARIO("on Hopper an FP32 3x3 convolution with TF32 off is no faster than its im2col GEMM") {
+  // cuDNN runs an implicit GEMM there, not Winograd: the convolution pays the GEMM's FLOPs and more.
+  sim::OpPredictor p(test::gpu_builder{}.build());
+  auto three = stem(256);
+  three.n = 32;
+  three.h = three.w = 14;
+  three.k = 256;
+  three.r = three.s = 3;
+  three.stride = 1;
+  three.pad = 1;
+  wl::GemmOp g;
+  g.m = 32 * 14 * 14;
+  g.n = 256;
+  g.k = 256 * 9;
+  g.dtype = g.out_dtype = DataType::fp32;
+  CHECK(p.predict(three).duration_us >= p.predict(g).duration_us);
+}
