@@ -16,7 +16,7 @@ namespace gpucast::models {
 // its K step, no clusters); their align1/align2 loads (one or two elements per load instead of a
 // 16-byte vector) reach only this share of that rate (dev constants: the compute-bound unaligned
 // GEMMs of the broad validation set's dev split, 16-bit and tf32, H100 and H200).
-constexpr double kUnaligned16BitEfficiency = 0.30;
+constexpr double kUnaligned16BitEfficiency = 0.24;
 constexpr double kUnalignedTf32Efficiency = 0.44;
 
 // True when n and k are whole 16-byte vectors of the operand type.
