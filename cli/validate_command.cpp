@@ -43,8 +43,8 @@ void add_validate_command(CLI::App& app, AppContext& ctx) {
   cmd->add_option("--save", opts->save, "where to store the measurements (default validation/<gpu>/kernels-<date>.json)");
   cmd->add_option("--families", opts->families, "measure only these op families (comma separated)");
   cmd->add_flag("--quick", opts->quick, "shorter timing windows when measuring");
-  cmd->add_option("--split", opts->split, "only the dev or the test half of the cases")
-      ->check(CLI::IsMember({"dev", "test"}));
+  cmd->add_option("--split", opts->split, "only the calibration, dev or test share of the cases")
+      ->check(CLI::IsMember({"calibration", "dev", "test"}));
   cmd->add_option("--worst", opts->worst, "how many of the worst cases to list (table output)")
       ->check(CLI::Range(0, 100000));
   cmd->add_flag("--cases", opts->all_cases, "list every case (table, csv and markdown output)");

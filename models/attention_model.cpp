@@ -103,7 +103,13 @@ bool warpgroup_kernel(wl::AttentionBackend b, const device::Device& gpu) {
 
 FlashTiles tiles_for(const device::Device& gpu, wl::AttentionBackend backend, double d, double e) {
   const double smem = gpu.shared_bytes_per_block();
-  if (warpgroup_kernel(backend, gpu)) return {kBlockQ, kBlockKV, kHopperThreads, kSoftmaxOverlap, Pipe::tensor};
+  if (warpgroup_kernel(backend, gpu)) {
+    // Large heads shrink the KV tile until the Q tile and two K/V stages fit (FlashAttention-3 runs
+    // head_dim 256 with 128 x 80 tiles; halving to 64 stands in for it).
+    double block_kv = kBlockKV;
+    while ((kBlockQ * d + 2 * 2 * block_kv * d) * e > smem && block_kv > 16) block_kv /= 2;
+    return {kBlockQ, block_kv, kHopperThreads, kSoftmaxOverlap, Pipe::tensor};
+  }
   if (backend == wl::AttentionBackend::efficient) {
     // The memory-efficient kernel: 64 x 64 tiles, 4 warps, K/V tiles loaded without double
     // buffering (xFormers' CUTLASS fMHA for sm80: kQueriesPerBlock 64, kKeysPerBlock 64).

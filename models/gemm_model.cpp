@@ -1,5 +1,7 @@
 #include "models/gemm_model.h"
 
+#include "models/gemm_alignment.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -241,6 +243,12 @@ std::vector<PlanOption> GemmModel::plan(const wl::Op& op, const device::Device& 
   shape.batch = static_cast<double>(g.batch);
   shape.in = g.dtype;
   shape.out = g.out_dtype;
+  if (!gemm_operands_aligned(g) && gemm_alignment_efficiency(g) < 1) {
+    // Unaligned operands: cuBLAS's narrow-load fallback, sm75/sm80 CUTLASS kernels on mma.sync.
+    shape.warp_mma = true;
+    shape.cluster_multicast = false;
+    shape.efficiency = gemm_alignment_efficiency(g);
+  }
   return gemm_options(shape, gpu);
 }
 

@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/backward_kernels.h"
 #include "models/helper_kernels.h"
 
 namespace gpucast::models {
 
 std::vector<PlanOption> EmbeddingModel::plan(const wl::Op& op, const device::Device& gpu) const {
   const auto& m = std::get<wl::EmbeddingOp>(op);
+  if (m.backward) return {embedding_backward_plan(m, gpu)};
   const double e = bytes_per_element(m.dtype);
   const double tokens = double(m.tokens);
   const double dim = double(m.dim);

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/backward_kernels.h"
 #include "models/helper_kernels.h"
+#include "models/reduce_strategy.h"
 
 namespace gpucast::models {
 namespace {
@@ -18,13 +20,23 @@ double block_reduce_cycles(double threads, const device::Device& gpu) {
 // A warp-wide butterfly reduction (cycles).
 constexpr double kWarpReduceCycles = 5 * 25;
 // PyTorch's softmax kernels compute an accurate exp twice per element (once for the sum, once for
-// the output), an IEEE division and 64-bit index arithmetic: about this many SIMT lane
-// instructions per element in the block kernels; the warp kernel keeps rows in registers and
-// shuffles instead of using shared memory, about half that. Set from the dev half of the H200
-// validation run.
-constexpr double kSoftmaxRegInstructionsPerElement = 125;  // scalar loads, row in registers
-constexpr double kSoftmaxInstructionsPerElement = 90;      // vectorized (ILP) passes
-constexpr double kWarpSoftmaxInstructionsPerElement = 65;
+// the output), an IEEE division and 64-bit index arithmetic. cunn_SoftMaxForwardReg (scalar loads,
+// the row in registers) takes about this many SIMT lane instructions per element; set from the dev
+// half of the first H200 validation run.
+constexpr double kSoftmaxRegInstructionsPerElement = 125;
+// The vectorized (ILP) block kernels (shared-memory and three-pass): per element, the math (two
+// exps, the max and sum folds, the division, conversions); per 16-byte vector of ILP elements, the
+// 64-bit address arithmetic, bounds checks and loop control of the three passes. So 16-bit rows
+// (ILP 8) cost fewer instructions per element than fp32 rows (ILP 4). Dev constants: few-row
+// three-pass softmaxes over 32K-128K columns (instruction-bound on one SM per row) take about 62
+// lane instructions per bf16 element and 79 per fp32 element.
+constexpr double kSoftmaxInstructionsPerElement = 45;
+constexpr double kSoftmaxInstructionsPerVector = 136;
+// softmax_warp_forward holds the row padded to a power of two in registers and runs the max, the
+// exp-sum and the normalization over every padded slot (the tail is -inf, masked only at the loads
+// and stores): its instruction count follows the padded row. Dev constant: rows of 197-2048
+// columns, many rows, on both GPUs.
+constexpr double kWarpSoftmaxInstructionsPerElement = 50;
 
 // Blocks of `threads` threads using `registers` each that one SM holds at once (the device's
 // occupancy rule; at least one).
@@ -40,57 +52,81 @@ double reread_hit_fraction(double resident_rows, double row_bytes, const device:
   return gpu.l2_hit_fraction(2 * resident_rows * row_bytes);
 }
 
+// Vector loads one thread keeps outstanding in the reduction loop: the loop body is one vector load
+// folded into the accumulators, and the next load issues only after the fold (in-order issue), so a
+// thread waits one DRAM round trip per vector. Dev cases: single-row sums of 32K-100K columns (one
+// block alone on the GPU) take about one DRAM latency per 16-byte vector a thread reads.
+constexpr double kReduceLoadsInFlight = 1;
+// The scalar loop (rows of at most 128 elements) is unrolled vt0 = 4 deep: four loads in flight.
+constexpr double kReduceScalarLoadsInFlight = 4;
+// Issue time between a thread's two vector loads beyond the DRAM latency: the fold of the vector, the
+// index and bounds arithmetic of every warp of the block on the SM's schedulers (cycles; dev
+// constant: one-block-per-row sums of 4-25 vector iterations grow by about 0.5 us per iteration on
+// both GPUs, the pointer-chase latency is 0.35 us).
+constexpr double kReduceIterationCycles = 300;
+// Combining a split row: each block writes its partial to the staging buffer, fences (waits for
+// the write to reach L2), counts in on the row's semaphore with an atomic, and the last block
+// rereads the row's partials and reduces them: four dependent L2/DRAM round trips and two
+// block-wide reductions (cycles; dev: split rows take about 2 us more than one-block rows of equal
+// per-thread work on both GPUs).
+constexpr double kSplitCombineCycles = 4000;
+
+// A sum over the last dimension, launched the way ATen's setReduceConfig chooses
+// (models/reduce_strategy.h): several rows per block, a block per row, or a row split across blocks.
 PlanOption reduce_plan(const wl::RowOp& r, const device::Device& gpu) {
-  const double rows = static_cast<double>(r.rows);
-  const double cols = static_cast<double>(r.cols);
   const double e = bytes_per_element(r.dtype);
-  // setReduceConfig (ATen Reduce.cuh): vectorize 4-wide along the reduced, contiguous dimension.
-  const bool vectorize = cols > 128;
-  const double vec = vectorize ? 4 : 1;
-  const double dim0 = std::ceil(cols / vec);
-  const double max_threads = 512;
-  const double dim0_pow2 = dim0 < max_threads ? last_pow2(dim0) : max_threads;
-  const double dim1_pow2 = rows < max_threads ? last_pow2(rows) : max_threads;
-  double bw = std::min(dim0_pow2, 32.0);
-  const double bh = std::min(dim1_pow2, max_threads / bw);
-  bw = std::min(dim0_pow2, max_threads / bh);
-  const double threads = bw * bh;
-  double values_per_thread = std::ceil(dim0 / bw);
-  double rows_per_block = bh;
-  // Many values per thread: the block's warps split the row instead of taking separate rows.
-  if (values_per_thread >= bh * 16 || values_per_thread >= 256) {
-    values_per_thread = std::ceil(values_per_thread / bh);
-    rows_per_block = 1;
-  }
-  double ctas_per_output = 1;
-  const double target_grid = gpu.sms() * std::floor(gpu.sm_limits().max_threads / threads);
-  const double grid = std::ceil(rows / rows_per_block);
-  if (rows_per_block == 1 && values_per_thread >= 16 && grid <= target_grid) {
-    const double by_grid = std::ceil(target_grid / grid);
-    const double by_min_work = std::ceil(values_per_thread / 16);
-    const double by_max_work = std::ceil(values_per_thread / 256);
-    ctas_per_output = std::max(std::min(by_grid, by_min_work), by_max_work);
-    values_per_thread = std::ceil(values_per_thread / ctas_per_output);
-  }
+  const ReduceLaunch launch =
+      reduce_launch(r.rows, r.cols, e, gpu.sms(), gpu.sm_limits().max_threads);
+  const double rows = std::ceil(static_cast<double>(r.rows) / (r.cols >= r.rows ? 1 : launch.launches));
+  const double cols = std::ceil(static_cast<double>(r.cols) / (r.cols >= r.rows ? launch.launches : 1));
+  const double vec = launch.vector_elements;
+  const double threads = launch.threads();
   KernelPlan k;
-  k.name = "reduce_kernel" + std::string(ctas_per_output > 1 ? " (split across blocks)" : "");
-  k.blocks = grid * ctas_per_output;
+  k.name = "reduce_kernel (" + std::string(reduce_strategy_name(launch.strategy)) + ")";
+  k.blocks = launch.grid;
   k.threads = static_cast<int>(threads);
   k.registers = 40;
   const double elements_per_block = rows * cols / k.blocks;
-  k.simt_instructions = 3 * elements_per_block;
-  k.dram_bytes = (rows * cols * e + rows * e) / k.blocks;
-  k.dram_write_bytes = rows * e / k.blocks;
+  // Per element: the load's share, a conversion for 16-bit inputs, the add; fp32 accumulators.
+  k.simt_instructions = (e < 4 ? 4 : 3) * elements_per_block;
+  const double out_bytes = rows * e;
+  k.dram_bytes = (rows * cols * e + out_bytes) / k.blocks;
+  k.dram_write_bytes = out_bytes / k.blocks;
   k.l2_bytes = k.dram_bytes;
-  // The vectorized loop loads one vector and folds it into the accumulators before the next
-  // iteration's load issues (in-order issue, no unrolling): one DRAM round trip per value.
-  k.dram_rounds = values_per_thread;
-  k.bytes_in_flight = threads * vec * e;
-  k.fixed_cycles = block_reduce_cycles(threads, gpu) + (ctas_per_output > 1 ? 1500 : 0);
+  // Each thread folds values_per_thread elements, vec at a time, kReduceLoadsInFlight loads deep.
+  const double in_flight = launch.vectorized ? kReduceLoadsInFlight : kReduceScalarLoadsInFlight;
+  const double iterations = std::ceil(launch.values_per_thread / vec);
+  k.dram_rounds = std::ceil(iterations / in_flight);
+  k.bytes_in_flight = threads * vec * e * in_flight;
+  k.fixed_cycles = block_reduce_cycles(threads, gpu);
+  const device::BlockResources block{k.threads, k.registers, 0, 0};
+  const double slots = gpu.sms() * std::max(1, gpu.occupancy(block).blocks_per_sm);
+  if (k.blocks > slots) {
+    // More blocks than fit at once: every later wave's blocks wait their own first load too (the
+    // kernel's fill pays only the first wave's); the DRAM queue, not issue, sets the pace.
+    k.dram_rounds += 1;
+  } else if (launch.vectorized) {
+    // One wave, latency-bound: each vector iteration also waits the block's issue between loads.
+    k.fixed_cycles += iterations * kReduceIterationCycles;
+  }
+  if (launch.strategy == ReduceStrategy::row_across_blocks) k.fixed_cycles += kSplitCombineCycles;
   PlanOption option{k.name, {}, 0};
-  if (ctas_per_output > 1) option.kernels.push_back(memset_kernel(gpu));
-  option.kernels.push_back(k);
+  for (int i = 0; i < static_cast<int>(launch.launches); ++i) {
+    if (launch.strategy == ReduceStrategy::row_across_blocks) option.kernels.push_back(memset_kernel(gpu));
+    option.kernels.push_back(k);
+  }
   return option;
+}
+
+// SoftMax.cu (host_softmax) stages the row in shared memory only when it fits the default per-block
+// limit (sharedMemPerBlock, 48 KB without the opt-in) beside the block reduction's floats, and when
+// the row length is a multiple of the 16-byte vector (ILP elements), so that every row starts
+// aligned. An odd length takes the three-pass kernel, which reads the row three times. Library fact.
+constexpr double kSoftmaxSharedLimitBytes = 48 * 1024;
+bool softmax_row_fits_shared(double cols, double element_bytes, double threads, const device::Device& gpu) {
+  const double ilp = 16 / element_bytes;
+  const double reduction_bytes = threads / gpu.warp_size() * 4;
+  return cols * element_bytes < kSoftmaxSharedLimitBytes - reduction_bytes && std::fmod(cols, ilp) == 0;
 }
 
 PlanOption softmax_plan(const wl::RowOp& r, const device::Device& gpu) {
@@ -111,7 +147,7 @@ PlanOption softmax_plan(const wl::RowOp& r, const device::Device& gpu) {
     k.threads = 128;
     k.registers = static_cast<int>(std::min(255.0, 24 + 1.5 * rows_per_warp * padded / gpu.warp_size()));
     const double elements = rows_per_block * padded;
-    k.simt_instructions = kWarpSoftmaxInstructionsPerElement * rows_per_block * cols;
+    k.simt_instructions = kWarpSoftmaxInstructionsPerElement * elements;
     k.sfu_ops = elements;
     k.dram_rounds = 1;
     k.bytes_in_flight = rows_per_block * cols * e;  // the whole row is loaded into registers
@@ -125,7 +161,7 @@ PlanOption softmax_plan(const wl::RowOp& r, const device::Device& gpu) {
     k.blocks = rows;
     k.threads = static_cast<int>(threads);
     k.registers = 40;
-    k.simt_instructions = kSoftmaxInstructionsPerElement * cols;
+    k.simt_instructions = (kSoftmaxInstructionsPerElement + kSoftmaxInstructionsPerVector / ilp) * cols;
     k.sfu_ops = 2 * cols;
     const double two_reductions = 2 * block_reduce_cycles(threads, gpu);
     k.bytes_in_flight = threads * std::min(per_thread, ilp) * e;
@@ -134,7 +170,7 @@ PlanOption softmax_plan(const wl::RowOp& r, const device::Device& gpu) {
       k.simt_instructions = kSoftmaxRegInstructionsPerElement * cols;
       k.dram_rounds = 1;
       k.fixed_cycles = two_reductions + 200;
-    } else if (cols * e < 48 * 1024) {
+    } else if (softmax_row_fits_shared(cols, e, threads, gpu)) {
       k.name = "cunn_SoftMaxForwardSmem";  // the row is staged in shared memory
       k.shared_bytes = cols * e;
       k.dram_rounds = loads_per_thread;
@@ -156,11 +192,67 @@ PlanOption softmax_plan(const wl::RowOp& r, const device::Device& gpu) {
   return PlanOption{k.name, {k}, 0};
 }
 
+// Per row, beyond the generic block reduction: combining the threads' statistics is a dependent
+// chain. Layer norm merges Welford triples (mean, M2, count) through five shuffle steps and a
+// cross-warp step, each merge with divisions; RMS norm adds sums of squares. Dev constants (cycles
+// per block): short-row norms (320-1000 columns, 4K-64K rows) take about 1.5-1.8 us per wave of
+// resident rows (layer norm) and 0.35 us (RMS norm) longer than their memory and per-element work,
+// on both GPUs.
+constexpr double kLayerNormCombineCycles = 3300;
+constexpr double kRmsNormCombineCycles = 700;
+// vectorized_layer_norm_kernel needs the row to be whole 4-element vectors; other rows run
+// RowwiseMomentsCUDAKernel (512 threads, Welford over the row) and then LayerNormForwardCUDAKernel
+// (256 threads, rereads the row and writes it), both with scalar loads (layer_norm_kernel.cu; library
+// fact, and what the profiler names for 4,099-column rows).
+constexpr double kLayerNormVectorElements = 4;
+constexpr double kMomentsThreads = 512;
+constexpr double kForwardThreads = 256;
+
+// The two-kernel path for rows that are not whole vectors.
+PlanOption norm_plan_unvectorized(const wl::RowOp& r, const device::Device& gpu) {
+  const double rows = static_cast<double>(r.rows);
+  const double hidden = static_cast<double>(r.cols);
+  const double e = bytes_per_element(r.dtype);
+  const bool rms = r.kind == wl::RowOpKind::rmsnorm;
+  const double row_bytes = hidden * e;
+  KernelPlan m;
+  m.name = std::string("RowwiseMomentsCUDAKernel") + (rms ? " (rms)" : "");
+  m.blocks = rows;
+  m.threads = static_cast<int>(kMomentsThreads);
+  m.registers = 32;
+  m.dram_bytes = row_bytes + 8;
+  m.dram_write_bytes = 8;
+  m.l2_bytes = row_bytes + 8;
+  m.simt_instructions = (rms ? 6 : 14) * hidden;
+  const double m_iterations = std::ceil(hidden / kMomentsThreads);
+  m.dram_rounds = m_iterations;
+  m.bytes_in_flight = kMomentsThreads * e;
+  m.fixed_cycles = block_reduce_cycles(kMomentsThreads, gpu) + m_iterations * (rms ? 4 : 40) +
+                   (rms ? kRmsNormCombineCycles : kLayerNormCombineCycles);
+  KernelPlan f;
+  f.name = std::string("LayerNormForwardCUDAKernel") + (rms ? " (rms)" : "");
+  f.blocks = rows;
+  f.threads = static_cast<int>(kForwardThreads);
+  f.registers = 32;
+  const double resident_rows = std::min(rows, gpu.sms() * resident_blocks_per_sm(kMomentsThreads, m.registers, gpu));
+  const double reread_miss = 1 - reread_hit_fraction(resident_rows, row_bytes, gpu);
+  const double params = hidden * e * (rms ? 1 : 2);
+  f.dram_bytes = reread_miss * row_bytes + row_bytes + 8 + params / rows;
+  f.dram_write_bytes = row_bytes;
+  f.l2_bytes = 2 * row_bytes + 8 + params;
+  f.simt_instructions = 8 * hidden;
+  f.dram_rounds = std::ceil(hidden / kForwardThreads);
+  f.bytes_in_flight = kForwardThreads * e;
+  f.fixed_cycles = 200;
+  return PlanOption{m.name + " + " + f.name, {m, f}, 0};
+}
+
 PlanOption norm_plan(const wl::RowOp& r, const device::Device& gpu) {
   const double rows = static_cast<double>(r.rows);
   const double hidden = static_cast<double>(r.cols);
   const double e = bytes_per_element(r.dtype);
   const bool rms = r.kind == wl::RowOpKind::rmsnorm;
+  if (std::fmod(hidden, kLayerNormVectorElements) != 0) return norm_plan_unvectorized(r, gpu);
   // vectorized_layer_norm_kernel: 128 threads (4 warps) per row, 4-element vector loads; pass one
   // accumulates Welford statistics (or the sum of squares for RMS), pass two rereads the row
   // (L1/L2 hit), applies weight (and bias) and writes.
@@ -192,7 +284,8 @@ PlanOption norm_plan(const wl::RowOp& r, const device::Device& gpu) {
     k.l2_rounds = 0;
   }
   k.bytes_in_flight = threads * 4 * e;  // one 4-element vector per thread
-  k.fixed_cycles = 2 * block_reduce_cycles(threads, gpu) + iterations * 4 * chain_per_element;
+  k.fixed_cycles = 2 * block_reduce_cycles(threads, gpu) + iterations * 4 * chain_per_element +
+                   (rms ? kRmsNormCombineCycles : kLayerNormCombineCycles);
   return PlanOption{k.name, {k}, 0};
 }
 
@@ -203,7 +296,7 @@ std::vector<PlanOption> RowOpModel::plan(const wl::Op& op, const device::Device&
   switch (r.kind) {
     case wl::RowOpKind::reduce: return {reduce_plan(r, gpu)};
     case wl::RowOpKind::softmax: return {softmax_plan(r, gpu)};
-    default: return {norm_plan(r, gpu)};
+    default: return {r.backward ? norm_backward_plan(r, gpu) : norm_plan(r, gpu)};
   }
 }
 

@@ -1,6 +1,7 @@
 // A model never refuses what the framework runs: every op of the stored validation suites predicts
-// on every catalog GPU. The one refusal allowed is a data type the GPU has no tensor cores for
-// (PyTorch refuses an fp8 matmul on an A100 too).
+// on every catalog GPU. The refusals allowed are those PyTorch makes too: a data type the GPU has no
+// tensor cores for (an fp8 matmul on an A100), an attention backend named explicitly that the
+// architecture does not have (flash2 on a T4).
 #include <catch2/catch.hpp>
 
 #include "calibration/validation_report.h"
@@ -23,7 +24,11 @@ SCENARIO("every validation op predicts on every catalog GPU") {
         CHECK(std::isfinite(t.duration_us));
         CHECK(t.duration_us > 0);
       } catch (const UnsupportedError& e) {
-        CHECK(std::string(e.what()).find("tensor-core rate") != std::string::npos);
+        // Refusals PyTorch makes too: a data type without tensor cores, or an attention backend named
+        // explicitly that the architecture cannot run (sdpa_kernel raises "No available kernel").
+        INFO(e.what());
+        const std::string why = e.what();
+        CHECK((why.find("tensor-core rate") != std::string::npos || why.find("would run backend") != std::string::npos));
       }
     }
   }

@@ -113,8 +113,10 @@ std::string op_shape(const Op& op) {
                    if (e.inputs != 1 || e.outputs != 1) s << " " << e.inputs << "in/" << e.outputs << "out";
                    if (!e.contiguous) s << " strided";
                  },
-                 [&](const RowOp& r) { s << r.rows << "x" << r.cols << " " << dt(r.dtype); },
-                 [&](const EmbeddingOp& e) { s << e.tokens << " of " << e.vocab << "x" << e.dim << " " << dt(e.dtype); },
+                 [&](const RowOp& r) { s << r.rows << "x" << r.cols << " " << dt(r.dtype) << (r.backward ? " backward" : ""); },
+                 [&](const EmbeddingOp& e) {
+                   s << e.tokens << " of " << e.vocab << "x" << e.dim << " " << dt(e.dtype) << (e.backward ? " backward" : "");
+                 },
                  [&](const CopyOp& c) { s << static_cast<long long>(c.bytes) << " B " << copy_kind_name(c.kind); },
                  [&](const CustomOp& c) { s << c.flops << " FLOP, " << c.bytes << " B " << dt(c.dtype); },
                  [&](const CollectiveOp& c) {
@@ -144,7 +146,7 @@ double op_flops(const Op& op) {
                                : r.kind == RowOpKind::softmax ? 5
                                : r.kind == RowOpKind::layernorm ? 8
                                                                 : 4;
-            return per * r.rows * r.cols;
+            return (r.backward ? 2 : 1) * per * r.rows * r.cols;  // backward: about twice the forward's arithmetic
           },
           [](const EmbeddingOp&) { return 0.0; },
           [](const CopyOp&) { return 0.0; },
@@ -181,6 +183,8 @@ double op_min_bytes(const Op& op) {
           [](const RowOp& r) {
             const double e = bytes_per_element(r.dtype);
             const double in = e * r.rows * r.cols;
+            // Norm backward reads dY and X, writes dX; the weight (and bias) gradients are row-sized.
+            if (r.backward) return 3 * in + (r.kind == RowOpKind::layernorm ? 3 : 2) * e * r.cols;
             switch (r.kind) {
               case RowOpKind::reduce: return in + e * r.rows;
               case RowOpKind::softmax: return 2 * in;
@@ -189,6 +193,10 @@ double op_min_bytes(const Op& op) {
             }
           },
           [](const EmbeddingOp& m) {
+            // Backward: the gradient rows read, the whole table's gradient written (zeros where no token).
+            if (m.backward)
+              return (static_cast<double>(m.tokens) * m.dim + static_cast<double>(m.vocab) * m.dim) *
+                         bytes_per_element(m.dtype) + 8.0 * m.tokens;
             return 2.0 * m.tokens * m.dim * bytes_per_element(m.dtype) + 8.0 * m.tokens;  // int64 indices
           },
           [](const CopyOp& c) { return c.kind == CopyKind::d2d ? 2 * c.bytes : c.bytes; },

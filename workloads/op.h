@@ -66,15 +66,17 @@ struct RowOp {  // row-wise ops: reduce (over cols), softmax, layernorm and rmsn
   RowOpKind kind = RowOpKind::reduce;
   Count rows = 0, cols = 0;  // cols = hidden for the norms
   DataType dtype = DataType::bf16;
+  bool backward = false;  // norms only: dX, dweight (and dbias) from dY, as autograd runs them
   // Every parameter, once: equality and hashing (sim/op_cache_key.h) read this list.
-  [[nodiscard]] auto fields() const { return std::tie(kind, rows, cols, dtype); }
+  [[nodiscard]] auto fields() const { return std::tie(kind, rows, cols, dtype, backward); }
 };
 
 struct EmbeddingOp {  // row gather: out[t] = table[index[t]]
   Count vocab = 0, dim = 0, tokens = 0;
   DataType dtype = DataType::bf16;
+  bool backward = false;  // embedding_dense_backward: the table's gradient from the gathered rows' gradient
   // Every parameter, once: equality and hashing (sim/op_cache_key.h) read this list.
-  [[nodiscard]] auto fields() const { return std::tie(vocab, dim, tokens, dtype); }
+  [[nodiscard]] auto fields() const { return std::tie(vocab, dim, tokens, dtype, backward); }
 };
 
 enum class CopyKind { d2d, h2d, d2h };

@@ -138,18 +138,21 @@ const std::vector<OpDef>& op_defs() {
       {"layernorm",
        {{"rows", P::integer, kReq, "", {}, "rows (tokens)"},
         {"hidden", P::integer, kReq, "", {}, "normalized size"},
-        {"dtype", P::dtype, kReq, "", {}, "type"}},
+        {"dtype", P::dtype, kReq, "", {}, "type"},
+        {"backward", P::boolean, kOpt, "false", {}, "the backward pass (dX, dweight, dbias) instead of the forward"}},
        "layer normalization with weight and bias"},
       {"rmsnorm",
        {{"rows", P::integer, kReq, "", {}, "rows (tokens)"},
         {"hidden", P::integer, kReq, "", {}, "normalized size"},
-        {"dtype", P::dtype, kReq, "", {}, "type"}},
+        {"dtype", P::dtype, kReq, "", {}, "type"},
+        {"backward", P::boolean, kOpt, "false", {}, "the backward pass (dX, dweight) instead of the forward"}},
        "RMS normalization with weight"},
       {"embedding",
        {{"vocab", P::integer, kReq, "", {}, "table rows"},
         {"dim", P::integer, kReq, "", {}, "row width"},
         {"tokens", P::integer, kReq, "", {}, "rows gathered"},
-        {"dtype", P::dtype, kReq, "", {}, "table type"}},
+        {"dtype", P::dtype, kReq, "", {}, "table type"},
+        {"backward", P::boolean, kOpt, "false", {}, "the table's gradient (embedding_dense_backward) instead of the gather"}},
        "row gather from an embedding table"},
       {"copy",
        {{"bytes", P::number, kReq, "", {}, "bytes copied", 1, 1e18},
@@ -309,6 +312,7 @@ Op build_op(std::string_view op, const ParamMap& p, const std::string& kernel, c
     r.rows = get_int(p, "rows", 0);
     r.cols = get_int(p, norm ? "hidden" : "cols", 0);
     r.dtype = get_dtype(p, "dtype", DataType::bf16);
+    if (norm) r.backward = get_bool(p, "backward", false);
     check.positive("rows", static_cast<double>(r.rows));
     check.positive(norm ? "hidden" : "cols", static_cast<double>(r.cols));
     check.elements("rows", {r.rows, r.cols}, "tensor");
@@ -320,6 +324,7 @@ Op build_op(std::string_view op, const ParamMap& p, const std::string& kernel, c
     e.dim = get_int(p, "dim", 0);
     e.tokens = get_int(p, "tokens", 0);
     e.dtype = get_dtype(p, "dtype", DataType::bf16);
+    e.backward = get_bool(p, "backward", false);
     for (auto [name, v] : {std::pair{"vocab", e.vocab}, {"dim", e.dim}, {"tokens", e.tokens}})
       check.positive(name, static_cast<double>(v));
     check.elements("vocab", {e.vocab, e.dim}, "table");
@@ -407,10 +412,15 @@ std::vector<std::pair<std::string, ParamValue>> op_params(const Op& op) {
   }
   if (auto* r = std::get_if<RowOp>(&op)) {
     const bool norm = r->kind == RowOpKind::layernorm || r->kind == RowOpKind::rmsnorm;
-    return V{{"rows", i(r->rows)}, {norm ? "hidden" : "cols", i(r->cols)}, {"dtype", d(r->dtype)}};
+    V v{{"rows", i(r->rows)}, {norm ? "hidden" : "cols", i(r->cols)}, {"dtype", d(r->dtype)}};
+    if (r->backward) v.emplace_back("backward", ParamValue{true});
+    return v;
   }
-  if (auto* e = std::get_if<EmbeddingOp>(&op))
-    return V{{"vocab", i(e->vocab)}, {"dim", i(e->dim)}, {"tokens", i(e->tokens)}, {"dtype", d(e->dtype)}};
+  if (auto* e = std::get_if<EmbeddingOp>(&op)) {
+    V v{{"vocab", i(e->vocab)}, {"dim", i(e->dim)}, {"tokens", i(e->tokens)}, {"dtype", d(e->dtype)}};
+    if (e->backward) v.emplace_back("backward", ParamValue{true});
+    return v;
+  }
   if (auto* c = std::get_if<CopyOp>(&op)) {
     V v{{"bytes", ParamValue{c->bytes}}};
     if (c->kind != CopyKind::d2d) v.emplace_back("kind", ParamValue{std::string(copy_kind_name(c->kind))});

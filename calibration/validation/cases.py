@@ -14,7 +14,13 @@ CALIBRATION_SQUARES = {6144, 8192, 10240}
 
 
 def split_of(case_id):
-    return "dev" if zlib.crc32(case_id.encode()) % 2 == 0 else "test"
+    """The fixed hash rule: CRC32 of the case id. Odd -> test (the same test half as the first 680-case
+    suite); a multiple of 4 -> calibration; 2 mod 4 -> dev. Cases of the first suite that were dev
+    are now calibration or dev, never test."""
+    h = zlib.crc32(case_id.encode())
+    if h % 2 == 1:
+        return "test"
+    return "calibration" if h % 4 == 0 else "dev"
 
 
 def log_uniform(rng, lo, hi, multiple=1):
@@ -27,14 +33,20 @@ class Cases:
         self.items = []
         self.ids = set()
 
-    def add(self, family, op, params, torch_expr):
+    def add(self, family, op, params, torch_expr, variant=None):
+        """`variant` (outside the op's parameters) says how PyTorch is called when the op alone does not:
+        a GEMM's operand layout, an attention backend, a backward pass run through autograd."""
         key = family + ":" + op + ":" + ",".join(f"{k}={v}" for k, v in params.items())
+        if variant:
+            key += ":" + variant
         if key in self.ids:
             return
         self.ids.add(key)
         case_id = f"{family}-{len(self.items):04d}"
-        self.items.append({"id": case_id, "family": family, "op": op, "params": dict(params),
-                           "torch": torch_expr})
+        item = {"id": case_id, "family": family, "op": op, "params": dict(params), "torch": torch_expr}
+        if variant:
+            item["variant"] = variant
+        self.items.append(item)
 
 
 def gemm_cases(c, rng):
@@ -216,7 +228,8 @@ def copy_cases(c, rng):
         c.add("copy", "copy", {"bytes": float(log_uniform(rng, 1e4, 1e9, 256))}, "dst.copy_(src)")
 
 
-def all_cases(seed=20261122, families=None):
+def all_cases(seed=20261122, families=None, broad=True):
+    """The first suite's 680 cases (ids unchanged), then, with `broad`, the broad set of cases_broad.py."""
     rng = random.Random(seed)
     c = Cases()
     builders = [("gemm", gemm_cases), ("attention", attention_cases), ("conv2d", conv_cases),
@@ -224,6 +237,11 @@ def all_cases(seed=20261122, families=None):
                 ("copy", copy_cases)]
     for name, build in builders:
         build(c, rng)
+    if broad:
+        import cases_broad  # noqa: E402  (beside this file)
+        rng_broad = random.Random(seed + 17)
+        for name, build in cases_broad.BUILDERS:
+            build(c, rng_broad)
     out = []
     for case in c.items:
         if families and case["family"] not in families:

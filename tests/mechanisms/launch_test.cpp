@@ -12,7 +12,12 @@ using namespace gpucast;
 namespace {
 // Host 5 us per eager kernel, cold launch 2 us, queued 1 us, graph 0.5 us per kernel.
 hw::GpuSpec launch_gpu() {
-  return test::gpu_builder{}.host_eager_us(5).launch_us(2).set("launch.graph_kernel_us", "0.5").build();
+  return test::gpu_builder{}
+      .host_eager_us(5)
+      .launch_us(2)
+      .set("launch.queued_kernel_us", "1")
+      .set("launch.graph_kernel_us", "0.5")
+      .build();
 }
 std::string tiny_kernels(const char* mode, int n) {
   std::string text = std::string("[workload]\nlaunch = \"") + mode + "\"\n";

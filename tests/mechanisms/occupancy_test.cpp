@@ -24,14 +24,17 @@ BlockResources block(int threads, int registers, double shared = 0) {
 }  // namespace
 
 SCENARIO("threads: 2048 per SM hold eight 256-thread blocks, not nine") {
-  const auto o = occupancy(block(256, 32), hopper_like_sm());
+  // 16 registers: 4096 per block, room for 16 blocks, so only the thread limit says 8.
+  const auto o = occupancy(block(256, 16), hopper_like_sm());
   CHECK(o.blocks_per_sm == 8);
   CHECK(o.limit == OccupancyLimit::threads);
 }
 
 SCENARIO("threads are scheduled as whole warps: a 33-thread block takes two warps") {
-  // 2048 / 64 = 32 blocks (the block limit ties); with 48 threads still 32, with 65 threads 21.
-  CHECK(occupancy(block(65, 32), hopper_like_sm()).blocks_per_sm == 2048 / 96);
+  // 65 threads are three warps: 2048 / 96 = 21 blocks (counting threads alone would give 31). With
+  // 16 registers the register file holds 42 such blocks, so it is the warp rule that binds.
+  CHECK(occupancy(block(65, 16), hopper_like_sm()).blocks_per_sm == 2048 / 96);
+  CHECK(occupancy(block(65, 16), hopper_like_sm()).limit == OccupancyLimit::threads);
 }
 
 SCENARIO("registers are allocated per warp in units of 256") {
@@ -39,8 +42,10 @@ SCENARIO("registers are allocated per warp in units of 256") {
   // 64 registers x 32 lanes = 2048 per warp, 8 warps per block: 16384 per block -> 4 blocks.
   CHECK(occupancy(block(256, 64), sm).blocks_per_sm == 4);
   CHECK(occupancy(block(256, 64), sm).limit == OccupancyLimit::registers);
-  // 65 registers round up to 72 (65 x 32 = 2080 -> 2304 per warp): 18432 per block -> 3 blocks.
-  CHECK(occupancy(block(256, 65), sm).blocks_per_sm == 3);
+  // 33 registers x 32 lanes = 1056 round up to 1280 per warp: 4 warps take 5120 -> 12 blocks
+  // (unrounded, 4224 per block would fit 15; the thread limit is 16).
+  CHECK(occupancy(block(128, 33), sm).blocks_per_sm == 12);
+  CHECK(occupancy(block(128, 33), sm).limit == OccupancyLimit::registers);
 }
 
 SCENARIO("shared memory counts the driver's 1 KB reserve per block") {

@@ -1,0 +1,101 @@
+"""Accuracy on the broad validation set (issue 17), as docs/accuracy.md reports it.
+
+For each measured GPU: `gpucast validate --offline validation/<gpu>/kernels.json` with the calibrated
+profile, the catalog entry, and (for the H200) the H100's calibrated profile with the H200's memory and
+SM counts (`--set` overrides are not needed: the catalog H200 is predicted with the Hopper defaults,
+which are the H100's calibrated efficiencies). Prints markdown tables: per family MAPE by split, the
+noise floor (two do_bench medians of the same callable in one process, `repeat_us`, measured the same
+way: mean absolute difference over the first median, test split), and the worst kernels.
+
+usage: python3 calibration/validation/broad_report.py build/cli/gpucast [--split test] [--worst 20]
+"""
+import argparse
+import collections
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RUNS = [  # (title, measured GPU, description predicted with)
+    ("H100, calibrated", "h100-sxm", "calibrated/h100-sxm"),
+    ("H100, catalog only", "h100-sxm", "h100-sxm"),
+    ("H200, calibrated", "h200-sxm", "calibrated/h200-sxm"),
+    ("H200, catalog only (Hopper defaults = the H100's calibration)", "h200-sxm", "h200-sxm"),
+]
+
+
+def validate(gpucast, gpu_dir, description):
+    path = os.path.join(ROOT, "validation", gpu_dir, "kernels.json")
+    out = subprocess.run([gpucast, "validate", "--gpu", description, "--offline", path, "--format", "json", "--cases"],
+                         capture_output=True, text=True, cwd=ROOT, check=True).stdout
+    return json.loads(out)
+
+
+def mape(values):
+    return 100 * statistics.mean(values) if values else float("nan")
+
+
+def noise(gpu_dir, split):
+    cases = json.load(open(os.path.join(ROOT, "validation", gpu_dir, "kernels.json")))["cases"]
+    by_family = collections.defaultdict(list)
+    for c in cases:
+        if "repeat_us" in c and "measured_us" in c and (not split or c["set"] == split):
+            d = abs(c["repeat_us"] - c["measured_us"]) / c["measured_us"]
+            by_family[c["family"]].append(d)
+            by_family["overall"].append(d)
+    return by_family
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("gpucast")
+    ap.add_argument("--split", default="test")
+    ap.add_argument("--worst", type=int, default=20)
+    ap.add_argument("--json", help="also write every figure here")
+    args = ap.parse_args()
+    everything = {}
+    for title, gpu_dir, description in RUNS:
+        doc = validate(args.gpucast, gpu_dir, description)
+        cases = [c for c in doc["cases"] if c["split"] == args.split]
+        fam = collections.defaultdict(list)
+        fam_dev = collections.defaultdict(list)
+        for c in doc["cases"]:
+            if c["split"] == args.split:
+                fam[c["family"]].append(abs(c["error"]))
+            elif c["split"] == "dev":
+                fam_dev[c["family"]].append(abs(c["error"]))
+        nz = noise(gpu_dir, args.split)
+        print(f"\n**{title}** (`{description}` on `validation/{gpu_dir}/kernels.json`, {args.split} split)\n")
+        print(f"| family | cases | MAPE {args.split} | median APE | bias | within 10% | MAPE dev | noise floor |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        fams = sorted(fam)
+        rows = {}
+        for f in fams + ["overall"]:
+            errs = [c["error"] for c in cases if f == "overall" or c["family"] == f]
+            ab = [abs(e) for e in errs]
+            dev = [a for ff, lst in fam_dev.items() for a in lst if f == "overall" or ff == f]
+            row = {"cases": len(errs), "mape": mape(ab), "median": 100 * statistics.median(ab),
+                   "bias": 100 * statistics.mean(errs), "within10": 100 * sum(a <= 0.1 for a in ab) / len(ab),
+                   "mape_dev": mape(dev), "noise": mape(nz.get(f, [])), "noise_n": len(nz.get(f, []))}
+            rows[f] = row
+            name = f"**{f}**" if f == "overall" else f
+            print(f"| {name} | {row['cases']} | {row['mape']:.1f}% | {row['median']:.1f}% | {row['bias']:+.1f}% | "
+                  f"{row['within10']:.0f}% | {row['mape_dev']:.1f}% | {row['noise']:.1f}% (n={row['noise_n']}) |")
+        worst = sorted(cases, key=lambda c: -abs(c["error"]))[: args.worst]
+        everything[title] = {"families": rows, "worst": worst}
+        if description.startswith("calibrated"):
+            print(f"\nWorst {args.worst} ({title}, {args.split} split):\n")
+            print("| case | op | shape | measured | predicted | error | predicted kernel | measured kernels |")
+            print("| --- | --- | --- | ---: | ---: | ---: | --- | --- |")
+            for c in worst:
+                print(f"| {c['id']} | {c['op']} | {c['shape']} | {c['measured_us']:.1f} us | {c['predicted_us']:.1f} us | "
+                      f"{100 * c['error']:+.0f}% | {c['predicted_kernel'][:40]} | {c['measured_kernels'][:70]} |")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(everything, f, indent=1)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

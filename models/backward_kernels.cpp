@@ -1,0 +1,142 @@
+#include "models/backward_kernels.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/helper_kernels.h"
+
+namespace gpucast::models {
+namespace {
+
+// A block-wide reduction: warp shuffles, shared memory and two barriers (cycles); as row_models.cpp.
+double block_reduce_cycles(double threads, const device::Device& gpu) {
+  return 150 + 8 * (threads / gpu.warp_size()) + 5 * 25;
+}
+
+// The sort path of embedding_dense_backward launches this many kernels before the two per-segment
+// sums: an arange of the indices, the radix sort's histogram, scan and eight one-sweep passes with
+// their memsets, the unique-by-key and the segment offsets (29 of the 31 kernels the profiler lists
+// on the H100 and H200 runs). It reads the segment counts back to the host twice (.item()), so the
+// host issues every launch with the GPU waiting: the flush hides only the host work before them.
+constexpr int kEmbeddingSortKernels = 28;
+constexpr int kEmbeddingSortHostSyncs = 2;
+// GammaBetaBackwardCUDAKernel's block: 32 columns by 32 rows per step, four steps in flight (dev
+// constant: the weight gradient of 64-320 columns grows by about 2.7 ns per row on the H100, as
+// four DRAM latencies per 128 rows).
+constexpr double kGammaBetaColumns = 32;
+constexpr double kGammaBetaRowsPerStep = 32;
+constexpr double kGammaBetaStepsInFlight = 4;
+// 32-bit indexing limit of TensorIterator (2^31 bytes): larger tensors are split into launches.
+constexpr double kMaxIndexBytes = 2147483648.0;
+
+}  // namespace
+
+int index_launches(double bytes) {
+  int n = 1;
+  while (bytes / n > kMaxIndexBytes && n < (1 << 20)) n *= 2;
+  return n;
+}
+
+PlanOption norm_backward_plan(const wl::RowOp& r, const device::Device& gpu) {
+  const double rows = static_cast<double>(r.rows);
+  const double hidden = static_cast<double>(r.cols);
+  const double e = bytes_per_element(r.dtype);
+  const bool rms = r.kind == wl::RowOpKind::rmsnorm;
+  const double row_bytes = hidden * e;
+  // layer_norm_grad_input_kernel(_vectorized): one block per row reads dY and X (and gamma), reduces
+  // two sums over the row, then rereads both rows (L2) and writes dX. The vectorized variant needs
+  // the row length to be a multiple of its vector; odd rows take the scalar kernel.
+  const double vec = std::fmod(hidden, 16 / e) == 0 ? 16 / e : 1;
+  KernelPlan k;
+  k.name =
+      std::string("layer_norm_grad_input_kernel") + (vec > 1 ? "_vectorized" : "") + (rms ? " (rms)" : "");
+  k.blocks = rows;
+  k.threads = 128;
+  k.registers = 48;
+  k.dram_bytes = 3 * row_bytes + 8 + row_bytes / std::max(1.0, rows);  // dY, X, dX; stats; gamma once
+  k.dram_write_bytes = row_bytes;
+  k.l2_bytes = 5 * row_bytes;
+  k.simt_instructions = (rms ? 14 : 20) * hidden;
+  // The scalar kernel's loop is unrolled four deep; the vectorized one loads a vector per step.
+  const double iterations = std::ceil(hidden / (vec * k.threads * (vec > 1 ? 1 : 4)));
+  k.dram_rounds = iterations;
+  k.l2_rounds = iterations;
+  k.bytes_in_flight = k.threads * 2 * vec * e;  // a vector of dY and of X per thread
+  k.fixed_cycles = 2 * block_reduce_cycles(k.threads, gpu);
+  // GammaBetaBackwardCUDAKernel: column sums of dY*xhat (and dY) over the rows. A block owns 32
+  // columns and walks every row, 32 rows a step, kGammaBetaStepsInFlight steps unrolled: few columns
+  // leave most SMs idle however many rows there are, and its time grows with the rows.
+  const double elements = rows * hidden;
+  const double out_bytes = hidden * e * (rms ? 1 : 2);
+  KernelPlan g;
+  g.name = "GammaBetaBackwardCUDAKernel";
+  g.blocks = std::ceil(hidden / kGammaBetaColumns);
+  g.threads = static_cast<int>(kGammaBetaColumns * kGammaBetaRowsPerStep);
+  g.registers = 64;
+  g.simt_instructions = 8 * elements / g.blocks;
+  g.dram_bytes = (2 * elements * e + rows * 8 + out_bytes) / g.blocks;
+  g.dram_write_bytes = out_bytes / g.blocks;
+  g.l2_bytes = g.dram_bytes;
+  g.dram_rounds = std::ceil(rows / (kGammaBetaRowsPerStep * kGammaBetaStepsInFlight));
+  g.bytes_in_flight = g.threads * 2 * e * kGammaBetaStepsInFlight;  // dY and X
+  g.fixed_cycles = block_reduce_cycles(g.threads, gpu);
+  return PlanOption{k.name + " + GammaBetaBackward", {k, g}, 0};
+}
+
+PlanOption embedding_backward_plan(const wl::EmbeddingOp& m, const device::Device& gpu) {
+  const double e = bytes_per_element(m.dtype);
+  const double tokens = static_cast<double>(m.tokens);
+  const double dim = static_cast<double>(m.dim);
+  const double table_bytes = static_cast<double>(m.vocab) * dim * e;
+  PlanOption option{"embedding_dense_backward", {}, 0};
+  // The gradient table starts as zeros: a fill kernel over the whole table, one launch per 2^31 bytes.
+  const int fills = index_launches(table_bytes);
+  for (int i = 0; i < fills; ++i) {
+    KernelPlan z = streaming_kernel("fill (zero the weight gradient)", table_bytes / e / fills, 0,
+                                    table_bytes / fills, 1, gpu);
+    z.reads_dram = false;
+    option.kernels.push_back(z);
+  }
+  const double grad_bytes = tokens * dim * e;
+  if (tokens <= kEmbeddingDirectBackwardMaxIndices) {
+    // embedding_backward_feature_kernel: each index's gradient row added into its table row.
+    // A block per 32 features (32 x 32 threads) walks every index, 32 at a time: it loads the
+    // batch's indices, then their gradient rows' features, and adds them into the table rows.
+    KernelPlan f;
+    f.name = "embedding_backward_feature_kernel";
+    f.blocks = std::ceil(dim / 32);
+    f.threads = 1024;
+    f.registers = 32;
+    f.simt_instructions = 8 * tokens * 32;
+    f.dram_bytes = (3 * tokens * 32 * e + 8 * tokens) / 1;
+    f.dram_write_bytes = tokens * 32 * e;
+    f.l2_bytes = f.dram_bytes;
+    f.dram_rounds = 2 * std::ceil(tokens / 32);  // the batch's indices, then its rows
+    f.bytes_in_flight = 1024 * e;
+    option.kernels.push_back(f);
+    option.name += " (direct)";
+    return option;
+  }
+  for (int i = 0; i < kEmbeddingSortKernels; ++i) {
+    KernelPlan s = streaming_kernel("sort indices / segments", tokens, 16 * tokens, 16 * tokens, 8, gpu);
+    option.kernels.push_back(s);
+  }
+  // Per-segment partial sums of the gradient rows (fp32), then their sum written into the table rows:
+  // a thread per (segment, feature), each loading its sorted index before the row element it adds
+  // (two dependent round trips, scalar loads).
+  KernelPlan cw = streaming_kernel("compute_grad_weight", tokens * dim, grad_bytes + 8 * tokens,
+                                   tokens * dim * 4, 6, gpu, 1);
+  KernelPlan ss =
+      streaming_kernel("sum_and_scatter", tokens * dim, tokens * dim * 4 + 8 * tokens, grad_bytes, 6, gpu, 1);
+  cw.dram_rounds = ss.dram_rounds = 2;
+  option.kernels.push_back(cw);
+  option.kernels.push_back(ss);
+  // Every launch is issued by the host (eager), and the two readbacks stall it until the GPU catches up.
+  const auto& launch = gpu.launch();
+  option.host_us = static_cast<double>(option.kernels.size()) * launch.host_eager_us +
+                   kEmbeddingSortHostSyncs * gpu.host_link().transfer_latency_us;
+  option.name += " (sorted)";
+  return option;
+}
+
+}  // namespace gpucast::models

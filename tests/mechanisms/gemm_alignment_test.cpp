@@ -1,0 +1,39 @@
+// cuBLAS's fast GEMM kernels need 16-byte aligned leading dimensions (models/gemm_alignment.h):
+// n and k are leading dimensions of PyTorch's A @ B, m never is.
+#include <catch2/catch.hpp>
+
+#include "models/gemm_alignment.h"
+#include "sim/op_predictor.h"
+#include "support/gpu_builder.h"
+
+using namespace gpucast;
+
+namespace {
+wl::GemmOp gemm(wl::Count m, wl::Count n, wl::Count k, DataType t = DataType::bf16) {
+  wl::GemmOp g;
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.dtype = g.out_dtype = t;
+  return g;
+}
+}  // namespace
+
+SCENARIO("bf16 operands are aligned at multiples of 8 elements in n and k, not at 4,092 or 4,100") {
+  CHECK(models::gemm_operands_aligned(gemm(4096, 4096, 4096)));
+  CHECK(models::gemm_operands_aligned(gemm(4093, 4096, 4096)));  // m is no leading dimension
+  CHECK_FALSE(models::gemm_operands_aligned(gemm(4096, 4092 + 2, 4096)));
+  CHECK_FALSE(models::gemm_operands_aligned(gemm(4096, 4096, 4100 + 2)));
+}
+
+SCENARIO("tf32 operands (4-byte elements) are aligned at multiples of 4: k = 4,100 is, 4,098 is not") {
+  CHECK(models::gemm_operands_aligned(gemm(4096, 4096, 4100, DataType::tf32)));
+  CHECK_FALSE(models::gemm_operands_aligned(gemm(4096, 4096, 4098, DataType::tf32)));
+}
+
+SCENARIO("an unaligned compute-bound bf16 GEMM runs the fallback kernels, several times slower") {
+  const sim::OpPredictor p(test::gpu_builder{}.build());
+  const double aligned = p.rank_options(gemm(8192, 8192, 8192)).front().duration_us;
+  const double unaligned = p.rank_options(gemm(8192, 8191, 8192)).front().duration_us;
+  CHECK(unaligned > 3 * aligned);
+}
