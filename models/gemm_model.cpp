@@ -84,15 +84,6 @@ constexpr double kEpilogueBytesPerCycle = 64;
 constexpr double kEpilogueExposedShare = 0.5;
 // Libraries never pick tiles more than twice the problem along a side (beyond 64).
 constexpr double kMaxTileOvershoot = 2;
-// Operands whose rows are not 16-byte aligned (a leading dimension that is no multiple of 8 bf16
-// elements, e.g. GPT-2's vocabulary of 50257) cannot use the tensor-memory-accelerator and wgmma
-// kernels: cuBLAS falls back to narrow-load mma.sync kernels. Their rate over the aligned GEMM's,
-// measured on the H100 with bf16 lm_head GEMMs, vocabulary 50257 against 50304
-// (calibration/runs/bench_gemm_align.py, validation/runs/h100-sxm/gemm_align.json): an unaligned
-// n (the output's rows: the forward logits) 0.127-0.135 over 4 shapes; an unaligned k (the input
-// gradient, reducing over the vocabulary) 0.17-0.21.
-constexpr double kMisalignedNEfficiency = 0.13;
-constexpr double kMisalignedKEfficiency = 0.19;
 
 Pipe pipe_for(DataType t, const device::Device& gpu) {
   if (t == DataType::fp64) return Pipe::fp64;
@@ -146,11 +137,6 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
   const double l2_reuse_bytes = gpu.l2_reuse_bytes();
   const int sms = gpu.sms();
   const auto& tiles = !tensor ? simt_tiles() : g.in == DataType::tf32 ? tf32_tiles() : tensor_tiles();
-  // gpucast's GEMMs are row-major with n and k the contiguous dimensions of the operands.
-  const double align = 16.0 / e_in;
-  const bool n_misaligned = tensor && std::fmod(g.n, align) != 0;
-  const bool misaligned = n_misaligned || (tensor && std::fmod(g.k, align) != 0);
-  const double misaligned_efficiency = n_misaligned ? kMisalignedNEfficiency : kMisalignedKEfficiency;
 
   std::vector<PlanOption> options;
   for (const Tile& t : tiles) {
@@ -189,9 +175,7 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
       k.pipe_flops = 2 * t.tm * t.tn * k_exec;
       // wgmma needs 64 rows per warpgroup: a side narrower than 64 wastes tensor-core issue.
       const double narrow = std::min(t.tm, t.tn);
-      k.pipe_efficiency = g.efficiency * (warp_mma ? 1.0 : std::min(1.0, narrow / gpu.tensor_tile_rows())) *
-                          (misaligned ? misaligned_efficiency : 1.0);
-      if (misaligned) k.name += " unaligned";
+      k.pipe_efficiency = g.efficiency * (warp_mma ? 1.0 : std::min(1.0, narrow / gpu.tensor_tile_rows()));
       const double out_tile_bytes = t.tm * t.tn * (split > 1 ? 4.0 : e_out);
       // On Hopper and later, large tensor-core tiles run as 2-CTA clusters that multicast the A
       // tile to both CTAs (thread-block clusters do not exist before compute capability 9).
