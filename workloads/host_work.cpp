@@ -1,5 +1,7 @@
 #include "workloads/host_work.h"
 
+#include <type_traits>
+
 namespace gpucast::wl {
 
 std::string_view host_category_name(HostCategory c) {
@@ -85,12 +87,7 @@ std::optional<HostCategory> parse_host_category(std::string_view id) {
 }
 
 bool is_library_op(const Op& op) {
-  if (std::holds_alternative<GemmOp>(op) || std::holds_alternative<AttentionOp>(op) ||
-      std::holds_alternative<Conv2dOp>(op) || std::holds_alternative<EmbeddingOp>(op))
-    return true;
-  if (const auto* r = std::get_if<RowOp>(&op))
-    return r->kind == RowOpKind::layernorm || r->kind == RowOpKind::rmsnorm;
-  return false;
+  return std::visit([](const auto& o) { return OpFamily<std::decay_t<decltype(o)>>::library_call(o); }, op);
 }
 
 HostWork default_host_work(const Op& op) {

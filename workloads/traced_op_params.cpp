@@ -5,17 +5,6 @@
 namespace gpucast::wl {
 namespace {
 using P = ParamKind;
-
-double number(const ParamMap& p, const std::string& name, double fallback) {
-  auto it = p.find(name);
-  if (it == p.end()) return fallback;
-  if (auto* i = std::get_if<std::int64_t>(&it->second.value)) return static_cast<double>(*i);
-  return std::get<double>(it->second.value);
-}
-std::string text(const ParamMap& p, const std::string& name, const std::string& fallback) {
-  auto it = p.find(name);
-  return it == p.end() ? fallback : std::get<std::string>(it->second.value);
-}
 }  // namespace
 
 OpDef traced_op_def() {
@@ -31,35 +20,32 @@ OpDef traced_op_def() {
            {"source_clock_mhz", P::number, false, "", {}, "latency-bound: the source's sustained SM clock"},
            {"source_sms", P::integer, false, "", {}, "latency-bound: the source's SM count"},
            {"source_floor_us", P::number, false, "", {}, "launch-bound: the source's shortest kernel time"},
-           {"blocks", P::number, false, "0", {}, "thread blocks (latency-bound: waves on the target)"},
+           {"blocks", P::number, false, "0", {}, "thread blocks (latency-bound: waves on the target)", 0},
            {"kernels", P::integer, false, "1", {}, "trace kernels it stands for"},
-           {"bytes", P::number, false, "0", {}, "work estimate: bytes"},
-           {"flops", P::number, false, "0", {}, "work estimate: FLOPs"}},
+           {"bytes", P::number, false, "0", {}, "work estimate: bytes", 0},
+           {"flops", P::number, false, "0", {}, "work estimate: FLOPs", 0}},
           "a profiler-trace kernel no op model re-predicts: its measured time scaled by the mechanism that bounds it"};
 }
 
-TracedOp build_traced_op(const ParamMap& p, const std::string& kernel, const SourceLocation& where) {
-  auto fail = [&](const std::string& name, const std::string& message) {
-    auto it = p.find(name);
-    throw InputError(it == p.end() ? where : it->second.where, name, "kernel '" + kernel + "': " + message);
-  };
+TracedOp build_traced_op(const ParamReader& p) {
+  auto fail = [&](const std::string& name, const std::string& message) { p.fail(name, message); };
   TracedOp t;
-  t.measured_us = number(p, "measured_us", 0);
-  const std::string bound = text(p, "bound", "memory");
+  t.measured_us = p.number("measured_us", 0);
+  const std::string bound = p.text("bound", "memory");
   t.bound = bound == "compute" ? TracedBound::compute : bound == "latency" ? TracedBound::latency
             : bound == "launch" ? TracedBound::launch : TracedBound::memory;
-  t.source_gpu = text(p, "source_gpu", "");
-  t.pipe = text(p, "pipe", "fp32") == "tensor" ? TracedPipe::tensor : TracedPipe::fp32;
-  t.dtype = *parse_dtype(text(p, "dtype", "fp32"));
-  t.source_dram_gbps = number(p, "source_dram_gbps", 0);
-  t.source_tflops = number(p, "source_tflops", 0);
-  t.source_clock_mhz = number(p, "source_clock_mhz", 0);
-  t.source_sms = static_cast<int>(number(p, "source_sms", 0));
-  t.source_floor_us = number(p, "source_floor_us", 0);
-  t.blocks = number(p, "blocks", 0);
-  t.kernels = static_cast<int>(number(p, "kernels", 1));
-  t.bytes = number(p, "bytes", 0);
-  t.flops = number(p, "flops", 0);
+  t.source_gpu = p.text("source_gpu", "");
+  t.pipe = p.text("pipe", "fp32") == "tensor" ? TracedPipe::tensor : TracedPipe::fp32;
+  t.dtype = *parse_dtype(p.text("dtype", "fp32"));
+  t.source_dram_gbps = p.number("source_dram_gbps", 0);
+  t.source_tflops = p.number("source_tflops", 0);
+  t.source_clock_mhz = p.number("source_clock_mhz", 0);
+  t.source_sms = static_cast<int>(p.number("source_sms", 0));
+  t.source_floor_us = p.number("source_floor_us", 0);
+  t.blocks = p.number("blocks", 0);
+  t.kernels = static_cast<int>(p.number("kernels", 1));
+  t.bytes = p.number("bytes", 0);
+  t.flops = p.number("flops", 0);
   if (!(t.measured_us >= 0) || !std::isfinite(t.measured_us)) fail("measured_us", "must be a finite number >= 0");
   auto need = [&](const char* name, double v) {
     if (!(v > 0) || !std::isfinite(v)) fail(name, std::string("a ") + bound + "-bound traced kernel needs " + name + " > 0");
@@ -79,8 +65,8 @@ TracedOp build_traced_op(const ParamMap& p, const std::string& kernel, const Sou
   return t;
 }
 
-std::vector<std::pair<std::string, ParamValue>> traced_op_params(const TracedOp& t) {
-  std::vector<std::pair<std::string, ParamValue>> v{{"measured_us", ParamValue{t.measured_us}},
+ParamList traced_op_params(const TracedOp& t) {
+  ParamList v{{"measured_us", ParamValue{t.measured_us}},
                                                     {"bound", ParamValue{std::string(traced_bound_name(t.bound))}}};
   if (!t.source_gpu.empty()) v.emplace_back("source_gpu", ParamValue{t.source_gpu});
   switch (t.bound) {

@@ -1,0 +1,116 @@
+#pragma once
+// The workload-file schema of ops (parameter kinds, definitions, values as read) and how an op
+// family registers. Every op family is one OpFamily<T> specialization in workloads/ops/<family>.h,
+// defined in its .cpp beside it: the op's names in files, its parameters with their ranges, how it
+// is built from a file's parameters and written back, its shape text, FLOPs, minimum bytes, compute
+// type and host category. op.cpp, op_params.cpp and host_work.cpp only dispatch to it, so adding a
+// family is: its ops/<family>.{h,cpp}, one alternative in the Op variant (workloads/op.h), and its
+// model (models/op_model.cpp: model_for, which fails to compile without one).
+#include <cstdint>
+#include <initializer_list>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "common/dtype.h"
+#include "common/errors.h"
+
+namespace gpucast::wl {
+
+using Count = std::int64_t;  // elements, rows, dimensions
+
+enum class ParamKind { integer, number, boolean, dtype, choice, text };
+
+struct ParamDef {
+  std::string_view name;
+  ParamKind kind;
+  bool required;
+  std::string_view default_text;  // shown in docs; "" when required or derived ("= heads")
+  std::vector<std::string_view> choices;
+  std::string_view description;
+  // Accepted range (inclusive); numbers must also be finite. 0 for max means "the kind's default":
+  // kMaxDim for integers, kMaxNumber for numbers.
+  double min = 1;
+  double max = 0;
+};
+
+// The largest dimension of any op, and the most elements one tensor of an op may hold: sizes
+// stay exact in doubles and every product the models form (tiles x batch, bytes) fits in 64 bits.
+constexpr std::int64_t kMaxDim = (std::int64_t{1} << 31) - 1;
+constexpr double kMaxElements = 281474976710656.0;  // 2^48
+constexpr double kMaxNumber = 1e24;
+// Stream ids a workload may use.
+constexpr std::int64_t kMaxStream = 1023;
+
+struct OpDef {
+  std::string_view op;
+  std::vector<ParamDef> params;
+  std::string_view description;
+};
+
+using ParamValue = std::variant<std::int64_t, double, bool, std::string>;
+struct LocatedParam {
+  ParamValue value;
+  SourceLocation where;
+};
+using ParamMap = std::map<std::string, LocatedParam>;
+// An op's parameters as a workload file writes them, in file order (defaults left out).
+using ParamList = std::vector<std::pair<std::string, ParamValue>>;
+
+// A kernel's parameters (already type- and range-checked against its OpDef) as an op family's
+// build() reads them: typed getters with the struct's own default as fallback, and the checks that
+// need several parameters, failing with the parameter's file position and the kernel's name.
+class ParamReader {
+ public:
+  ParamReader(const ParamMap& p, const std::string& kernel, const SourceLocation& where)
+      : p_(p), kernel_(kernel), where_(where) {}
+  [[nodiscard]] std::int64_t integer(const std::string& name, std::int64_t fallback) const;
+  [[nodiscard]] double number(const std::string& name, double fallback) const;
+  [[nodiscard]] bool boolean(const std::string& name, bool fallback) const;
+  [[nodiscard]] DataType dtype(const std::string& name, DataType fallback) const;
+  [[nodiscard]] std::string text(const std::string& name, const std::string& fallback) const;
+
+  void positive(const std::string& name, double v) const;
+  void non_negative(const std::string& name, double v) const;
+  // The product of a tensor's dimensions, checked against kMaxElements; `name` is the parameter blamed.
+  void elements(const std::string& name, std::initializer_list<Count> dims, const char* tensor) const;
+  [[noreturn]] void fail(const std::string& name, const std::string& message) const;
+
+ private:
+  const ParamMap& p_;
+  const std::string& kernel_;
+  const SourceLocation& where_;
+};
+
+// One op family's registration; specialized (declarations only) in workloads/ops/<family>.h:
+//   static std::vector<OpDef> defs();                        names and parameters in files
+//   static T build(std::string_view name, const ParamReader&);  from a file (name picks a kind)
+//   static ParamList params(const T&);                        back to a file, defaults left out
+//   static std::string name(const T&);  static std::string shape(const T&);
+//   static double flops(const T&);  static double min_bytes(const T&);
+//   static DataType compute_dtype(const T&);
+//   static bool library_call(const T&);   host: the op goes through a library's dispatch
+//                                          (cuBLAS, cuDNN, SDPA heuristics and descriptors)
+template <class T>
+struct OpFamily;
+
+// The declarations every family's specialization holds (one macro, so that the list above is the
+// one definition of what a family provides).
+#define GPUCAST_OP_FAMILY(T)                                                   \
+  template <>                                                                  \
+  struct OpFamily<T> {                                                         \
+    [[nodiscard]] static std::vector<OpDef> defs();                            \
+    [[nodiscard]] static T build(std::string_view name, const ParamReader& p); \
+    [[nodiscard]] static ParamList params(const T& o);                         \
+    [[nodiscard]] static std::string name(const T& o);                         \
+    [[nodiscard]] static std::string shape(const T& o);                        \
+    [[nodiscard]] static double flops(const T& o);                             \
+    [[nodiscard]] static double min_bytes(const T& o);                         \
+    [[nodiscard]] static DataType compute_dtype(const T& o);                   \
+    [[nodiscard]] static bool library_call(const T& o);                        \
+  }
+
+}  // namespace gpucast::wl

@@ -1,0 +1,129 @@
+#include "workloads/ops/row.h"
+
+#include "workloads/ops/family_util.h"
+
+namespace gpucast::wl {
+using namespace family;
+
+namespace {
+constexpr RowOpKind kKinds[] = {RowOpKind::reduce, RowOpKind::softmax, RowOpKind::layernorm,
+                                RowOpKind::rmsnorm};
+}
+
+std::string_view row_op_name(RowOpKind kind) {
+  switch (kind) {
+    case RowOpKind::softmax:
+      return "softmax";
+    case RowOpKind::layernorm:
+      return "layernorm";
+    case RowOpKind::rmsnorm:
+      return "rmsnorm";
+    default:
+      return "reduce";
+  }
+}
+
+std::vector<OpDef> OpFamily<RowOp>::defs() {
+  return {{"reduce",
+           {{"rows", P::integer, kReq, "", {}, "independent reductions"},
+            {"cols", P::integer, kReq, "", {}, "elements reduced per row"},
+            {"dtype", P::dtype, kReq, "", {}, "type"}},
+           "sum over the last dimension"},
+          {"softmax",
+           {{"rows", P::integer, kReq, "", {}, "rows"},
+            {"cols", P::integer, kReq, "", {}, "softmax length"},
+            {"dtype", P::dtype, kReq, "", {}, "type"}},
+           "softmax over the last dimension"},
+          {"layernorm",
+           {{"rows", P::integer, kReq, "", {}, "rows (tokens)"},
+            {"hidden", P::integer, kReq, "", {}, "normalized size"},
+            {"dtype", P::dtype, kReq, "", {}, "type"},
+            {"backward",
+             P::boolean,
+             kOpt,
+             "false",
+             {},
+             "the backward pass (dX, dweight, dbias) instead of the forward"}},
+           "layer normalization with weight and bias"},
+          {"rmsnorm",
+           {{"rows", P::integer, kReq, "", {}, "rows (tokens)"},
+            {"hidden", P::integer, kReq, "", {}, "normalized size"},
+            {"dtype", P::dtype, kReq, "", {}, "type"},
+            {"backward",
+             P::boolean,
+             kOpt,
+             "false",
+             {},
+             "the backward pass (dX, dweight) instead of the forward"}},
+           "RMS normalization with weight"}};
+}
+
+RowOp OpFamily<RowOp>::build(std::string_view name, const ParamReader& p) {
+  RowOp r;
+  for (auto k : kKinds)
+    if (row_op_name(k) == name) r.kind = k;
+  const char* length = r.is_norm() ? "hidden" : "cols";
+  r.rows = p.integer("rows", r.rows);
+  r.cols = p.integer(length, r.cols);
+  r.dtype = p.dtype("dtype", r.dtype);
+  if (r.is_norm()) r.backward = p.boolean("backward", r.backward);
+  p.positive("rows", static_cast<double>(r.rows));
+  p.positive(length, static_cast<double>(r.cols));
+  p.elements("rows", {r.rows, r.cols}, "tensor");
+  return r;
+}
+
+ParamList OpFamily<RowOp>::params(const RowOp& r) {
+  ParamList v{{"rows", integer(r.rows)},
+              {r.is_norm() ? "hidden" : "cols", integer(r.cols)},
+              {"dtype", dtype_value(r.dtype)}};
+  if (r.backward) v.emplace_back("backward", ParamValue{true});
+  return v;
+}
+
+std::string OpFamily<RowOp>::name(const RowOp& r) {
+  return std::string(row_op_name(r.kind));
+}
+
+std::string OpFamily<RowOp>::shape(const RowOp& r) {
+  std::ostringstream s;
+  s << r.rows << "x" << r.cols << " " << dt(r.dtype) << (r.backward ? " backward" : "");
+  return s.str();
+}
+
+double OpFamily<RowOp>::flops(const RowOp& r) {
+  // reduce: 1 add; softmax: max, sub, exp, sum, div ~5; layernorm ~8; rmsnorm ~4 per element
+  const double per = r.kind == RowOpKind::reduce      ? 1
+                     : r.kind == RowOpKind::softmax   ? 5
+                     : r.kind == RowOpKind::layernorm ? 8
+                                                      : 4;
+  return (r.backward ? 2 : 1) * per * r.rows * r.cols;  // backward: about twice the forward's arithmetic
+}
+
+double OpFamily<RowOp>::min_bytes(const RowOp& r) {
+  const double e = bytes_per_element(r.dtype);
+  const double in = e * r.rows * r.cols;
+  // Norm backward reads dY and X, writes dX; the weight (and bias) gradients are row-sized.
+  if (r.backward) return 3 * in + (r.kind == RowOpKind::layernorm ? 3 : 2) * e * r.cols;
+  switch (r.kind) {
+    case RowOpKind::reduce:
+      return in + e * r.rows;
+    case RowOpKind::softmax:
+      return 2 * in;
+    case RowOpKind::layernorm:
+      return 2 * in + 2 * e * r.cols;
+    default:
+      return 2 * in + e * r.cols;
+  }
+}
+
+DataType OpFamily<RowOp>::compute_dtype(const RowOp&) {
+  return DataType::fp32;
+}
+
+// The norms go through a library-like dispatch (apex-style fused kernels); reduce and softmax do not.
+bool OpFamily<RowOp>::library_call(const RowOp& r) {
+  return r.is_norm();
+}
+
+}  // namespace gpucast::wl

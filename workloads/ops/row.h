@@ -1,0 +1,26 @@
+#pragma once
+// The row op family: reduce and softmax over the last dimension, layer and RMS normalization over
+// the hidden size, forward (and the norms' backward). Four names in files, one struct: `kind` says
+// which. Model: models/row_models.h.
+#include <string_view>
+#include <tuple>
+
+#include "workloads/op_schema.h"
+
+namespace gpucast::wl {
+
+enum class RowOpKind { reduce, softmax, layernorm, rmsnorm };
+[[nodiscard]] std::string_view row_op_name(RowOpKind kind);
+
+struct RowOp {  // row-wise ops: reduce (over cols), softmax, layernorm and rmsnorm (over hidden)
+  RowOpKind kind = RowOpKind::reduce;
+  Count rows = 0, cols = 0;  // cols = hidden for the norms
+  DataType dtype = DataType::bf16;
+  bool backward = false;  // norms only: dX, dweight (and dbias) from dY, as autograd runs them
+  // Every parameter, once: equality and hashing (sim/op_cache_key.h) read this list.
+  [[nodiscard]] auto fields() const { return std::tie(kind, rows, cols, dtype, backward); }
+  [[nodiscard]] bool is_norm() const { return kind == RowOpKind::layernorm || kind == RowOpKind::rmsnorm; }
+};
+GPUCAST_OP_FAMILY(RowOp);
+
+}  // namespace gpucast::wl
