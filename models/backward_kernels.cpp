@@ -8,11 +8,6 @@
 namespace gpucast::models {
 namespace {
 
-// A block-wide reduction: warp shuffles, shared memory and two barriers (cycles); as row_models.cpp.
-double block_reduce_cycles(double threads, const device::Device& gpu) {
-  return 150 + 8 * (threads / gpu.warp_size()) + 5 * 25;
-}
-
 // The sort path of embedding_dense_backward launches this many kernels before the two per-segment
 // sums: an arange of the indices, the radix sort's histogram, scan and eight one-sweep passes with
 // their memsets, the unique-by-key and the segment offsets (29 of the 31 kernels the profiler lists
@@ -28,12 +23,38 @@ constexpr double kGammaBetaRowsPerStep = 32;
 constexpr double kGammaBetaStepsInFlight = 4;
 // 32-bit indexing limit of TensorIterator (2^31 bytes): larger tensors are split into launches.
 constexpr double kMaxIndexBytes = 2147483648.0;
+// A bound on those splits, so that a non-finite or absurd size cannot loop forever (assumption).
+constexpr int kMaxIndexLaunches = 1 << 20;
+// layer_norm_grad_input_kernel(_vectorized): 128 threads, about 48 registers per thread (library
+// launch; registers an assumption); the scalar kernel's loop is unrolled four deep
+// (layer_norm_kernel.cu; library fact).
+constexpr int kGradInputThreads = 128;
+constexpr int kGradInputRegisters = 48;
+constexpr double kGradInputScalarUnroll = 4;
+// Lane instructions per element of the input gradient: layer norm, RMS norm (assumption).
+constexpr double kGradInputInstructionsPerElement = 20;
+constexpr double kRmsGradInputInstructionsPerElement = 14;
+// GammaBetaBackwardCUDAKernel: registers per thread and lane instructions per element (assumption).
+constexpr int kGammaBetaRegisters = 64;
+constexpr double kGammaBetaInstructionsPerElement = 8;
+// embedding_backward_feature_kernel: a warp-wide slice of features per block, 32 rows of the batch
+// (BLOCKDIMY) per step (Embedding.cu; library fact), 8 lane instructions per element (assumption).
+constexpr double kFeatureKernelRowsPerStep = 32;
+constexpr double kFeatureKernelInstructionsPerElement = 8;
+// embedding_backward_feature_kernel's registers per thread (assumption).
+constexpr int kFeatureKernelRegisters = 32;
+// The sort path's kernels (radix sort passes, scans, unique): each reads and writes a 16-byte key-value
+// pair per index at about 8 lane instructions (assumption).
+constexpr double kSortBytesPerIndex = 16;
+constexpr double kSortInstructionsPerIndex = 8;
+// compute_grad_weight and sum_and_scatter: lane instructions per element (assumption).
+constexpr double kSegmentSumInstructionsPerElement = 6;
 
 }  // namespace
 
 int index_launches(double bytes) {
   int n = 1;
-  while (bytes / n > kMaxIndexBytes && n < (1 << 20)) n *= 2;
+  while (bytes / n > kMaxIndexBytes && n < kMaxIndexLaunches) n *= 2;
   return n;
 }
 
@@ -46,19 +67,19 @@ PlanOption norm_backward_plan(const wl::RowOp& r, const device::Device& gpu) {
   // layer_norm_grad_input_kernel(_vectorized): one block per row reads dY and X (and gamma), reduces
   // two sums over the row, then rereads both rows (L2) and writes dX. The vectorized variant needs
   // the row length to be a multiple of its vector; odd rows take the scalar kernel.
-  const double vec = std::fmod(hidden, 16 / e) == 0 ? 16 / e : 1;
+  const double vec = std::fmod(hidden, kVectorBytes / e) == 0 ? kVectorBytes / e : 1;
   KernelPlan k;
   k.name =
       std::string("layer_norm_grad_input_kernel") + (vec > 1 ? "_vectorized" : "") + (rms ? " (rms)" : "");
   k.blocks = rows;
-  k.threads = 128;
-  k.registers = 48;
-  k.dram_bytes = 3 * row_bytes + 8 + row_bytes / std::max(1.0, rows);  // dY, X, dX; stats; gamma once
+  k.threads = kGradInputThreads;
+  k.registers = kGradInputRegisters;
+  k.dram_bytes = 3 * row_bytes + kRowStatsBytes + row_bytes / std::max(1.0, rows);  // dY, X, dX; stats; gamma once
   k.dram_write_bytes = row_bytes;
-  k.l2_bytes = 5 * row_bytes;
-  k.simt_instructions = (rms ? 14 : 20) * hidden;
+  k.l2_bytes = 5 * row_bytes;  // dY and X read twice, dX written
+  k.simt_instructions = (rms ? kRmsGradInputInstructionsPerElement : kGradInputInstructionsPerElement) * hidden;
   // The scalar kernel's loop is unrolled four deep; the vectorized one loads a vector per step.
-  const double iterations = std::ceil(hidden / (vec * k.threads * (vec > 1 ? 1 : 4)));
+  const double iterations = std::ceil(hidden / (vec * k.threads * (vec > 1 ? 1 : kGradInputScalarUnroll)));
   k.dram_rounds = iterations;
   k.l2_rounds = iterations;
   k.bytes_in_flight = k.threads * 2 * vec * e;  // a vector of dY and of X per thread
@@ -72,9 +93,9 @@ PlanOption norm_backward_plan(const wl::RowOp& r, const device::Device& gpu) {
   g.name = "GammaBetaBackwardCUDAKernel";
   g.blocks = std::ceil(hidden / kGammaBetaColumns);
   g.threads = static_cast<int>(kGammaBetaColumns * kGammaBetaRowsPerStep);
-  g.registers = 64;
-  g.simt_instructions = 8 * elements / g.blocks;
-  g.dram_bytes = (2 * elements * e + rows * 8 + out_bytes) / g.blocks;
+  g.registers = kGammaBetaRegisters;
+  g.simt_instructions = kGammaBetaInstructionsPerElement * elements / g.blocks;
+  g.dram_bytes = (2 * elements * e + rows * kRowStatsBytes + out_bytes) / g.blocks;
   g.dram_write_bytes = out_bytes / g.blocks;
   g.l2_bytes = g.dram_bytes;
   g.dram_rounds = std::ceil(rows / (kGammaBetaRowsPerStep * kGammaBetaStepsInFlight));
@@ -100,34 +121,38 @@ PlanOption embedding_backward_plan(const wl::EmbeddingOp& m, const device::Devic
   const double grad_bytes = tokens * dim * e;
   if (tokens <= kEmbeddingDirectBackwardMaxIndices) {
     // embedding_backward_feature_kernel: each index's gradient row added into its table row.
-    // A block per 32 features (32 x 32 threads) walks every index, 32 at a time: it loads the
-    // batch's indices, then their gradient rows' features, and adds them into the table rows.
+    // A block per warp-wide slice of features (a warp by kFeatureKernelRowsPerStep threads) walks
+    // every index, kFeatureKernelRowsPerStep at a time: it loads the batch's indices, then their
+    // gradient rows' features, and adds them into the table rows.
+    const double features = gpu.warp_size();
     KernelPlan f;
     f.name = "embedding_backward_feature_kernel";
-    f.blocks = std::ceil(dim / 32);
-    f.threads = 1024;
-    f.registers = 32;
-    f.simt_instructions = 8 * tokens * 32;
-    f.dram_bytes = (3 * tokens * 32 * e + 8 * tokens) / 1;
-    f.dram_write_bytes = tokens * 32 * e;
+    f.blocks = std::ceil(dim / features);
+    f.threads = static_cast<int>(features * kFeatureKernelRowsPerStep);
+    f.registers = kFeatureKernelRegisters;
+    f.simt_instructions = kFeatureKernelInstructionsPerElement * tokens * features;
+    f.dram_bytes = 3 * tokens * features * e + kIndexBytes * tokens;
+    f.dram_write_bytes = tokens * features * e;
     f.l2_bytes = f.dram_bytes;
-    f.dram_rounds = 2 * std::ceil(tokens / 32);  // the batch's indices, then its rows
-    f.bytes_in_flight = 1024 * e;
+    f.dram_rounds = 2 * std::ceil(tokens / kFeatureKernelRowsPerStep);  // the batch's indices, then its rows
+    f.bytes_in_flight = f.threads * e;
     option.kernels.push_back(f);
     option.name += " (direct)";
     return option;
   }
   for (int i = 0; i < kEmbeddingSortKernels; ++i) {
-    KernelPlan s = streaming_kernel("sort indices / segments", tokens, 16 * tokens, 16 * tokens, 8, gpu);
+    KernelPlan s = streaming_kernel("sort indices / segments", tokens, kSortBytesPerIndex * tokens,
+                                    kSortBytesPerIndex * tokens, kSortInstructionsPerIndex, gpu);
     option.kernels.push_back(s);
   }
   // Per-segment partial sums of the gradient rows (fp32), then their sum written into the table rows:
   // a thread per (segment, feature), each loading its sorted index before the row element it adds
   // (two dependent round trips, scalar loads).
-  KernelPlan cw = streaming_kernel("compute_grad_weight", tokens * dim, grad_bytes + 8 * tokens,
-                                   tokens * dim * 4, 6, gpu, 1);
-  KernelPlan ss =
-      streaming_kernel("sum_and_scatter", tokens * dim, tokens * dim * 4 + 8 * tokens, grad_bytes, 6, gpu, 1);
+  const double partial_bytes = tokens * dim * bytes_per_element(DataType::fp32);
+  KernelPlan cw = streaming_kernel("compute_grad_weight", tokens * dim, grad_bytes + kIndexBytes * tokens,
+                                   partial_bytes, kSegmentSumInstructionsPerElement, gpu, 1);
+  KernelPlan ss = streaming_kernel("sum_and_scatter", tokens * dim, partial_bytes + kIndexBytes * tokens,
+                                   grad_bytes, kSegmentSumInstructionsPerElement, gpu, 1);
   cw.dram_rounds = ss.dram_rounds = 2;
   option.kernels.push_back(cw);
   option.kernels.push_back(ss);

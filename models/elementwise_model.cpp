@@ -14,6 +14,9 @@ constexpr double kInstructionsPerFlop = 3;
 // The unrolled (non-vectorized) path PyTorch takes for casts computes offsets per element through
 // its offset calculator: about this many lane-instructions per element.
 constexpr double kUnrolledInstructions = 90;
+// unrolled_elementwise_kernel: each thread handles thread_work_size = 4 elements
+// (aten/src/ATen/native/cuda/CUDALoops.cuh; library fact).
+constexpr double kUnrolledElementsPerThread = 4;
 }  // namespace
 
 std::vector<PlanOption> ElementwiseModel::plan(const wl::Op& op, const device::Device& gpu) const {
@@ -32,10 +35,10 @@ std::vector<PlanOption> ElementwiseModel::plan(const wl::Op& op, const device::D
     option.name = cast ? "unrolled elementwise (cast)" : "elementwise on strided views";
     option.kernels.push_back(streaming_kernel(option.name, n, read, write,
                                               kUnrolledInstructions + kInstructionsPerFlop * e.flops_per_element,
-                                              gpu, 4));
+                                              gpu, kUnrolledElementsPerThread));
   } else {
     option.name = "vectorized elementwise";
-    const double per_thread = std::max(1.0, 16.0 / bytes_per_element(e.dtype));
+    const double per_thread = std::max(1.0, kVectorBytes / bytes_per_element(e.dtype));
     option.kernels.push_back(streaming_kernel(option.name, n, read, write,
                                               kVectorizedOverhead + kInstructionsPerFlop * e.flops_per_element, gpu,
                                               per_thread));

@@ -9,11 +9,33 @@ namespace {
 // PyTorch's vectorized elementwise kernels: 128 threads per block, one 16-byte vector per input
 // per thread, at most 32 registers (aten/src/ATen/native/cuda/CUDALoops.cuh; library fact).
 constexpr int kStreamThreads = 128;
-constexpr double kVectorBytes = 16;
 constexpr int kStreamRegisters = 32;
 // Index math and the store's completion per block (cycles; dev half of the H200 run).
 constexpr double kStreamFixedCycles = 200;
+// One shuffle-and-add step of a warp reduction: the shuffle's latency and the dependent add (cycles;
+// assumption).
+constexpr double kShuffleStepCycles = 25;
+// A block reduction's fixed part: the shared-memory exchange and its two barriers (cycles;
+// assumption).
+constexpr double kBlockReduceFixedCycles = 150;
+// Each warp of the block adds a shared-memory slot to the final fold (cycles per warp; assumption).
+constexpr double kBlockReduceCyclesPerWarp = 8;
+// The workspace memset libraries launch before split reductions: 1,024 elements over 4 KiB (a
+// semaphore per output), 8 elements a thread, 2 lane instructions each (assumption).
+constexpr double kMemsetElements = 1024;
+constexpr double kMemsetBytes = 4096;
+constexpr double kMemsetInstructionsPerElement = 2;
+constexpr double kMemsetElementsPerThread = 8;
 }  // namespace
+
+double warp_reduce_cycles(const device::Device& gpu) {
+  return std::log2(static_cast<double>(gpu.warp_size())) * kShuffleStepCycles;
+}
+
+double block_reduce_cycles(double threads, const device::Device& gpu) {
+  return kBlockReduceFixedCycles + kBlockReduceCyclesPerWarp * (threads / gpu.warp_size()) +
+         warp_reduce_cycles(gpu);
+}
 
 KernelPlan streaming_kernel(const std::string& name, double elements, double read_bytes, double write_bytes,
                             double instructions_per_element, const device::Device& gpu, double elements_per_thread) {
@@ -44,7 +66,8 @@ KernelPlan streaming_kernel(const std::string& name, double elements, double rea
 }
 
 KernelPlan memset_kernel(const device::Device& gpu) {
-  KernelPlan k = streaming_kernel("workspace memset", 1024, 0, 4096, 2, gpu, 8);
+  KernelPlan k = streaming_kernel("workspace memset", kMemsetElements, 0, kMemsetBytes, kMemsetInstructionsPerElement,
+                                  gpu, kMemsetElementsPerThread);
   k.reads_dram = false;
   return k;
 }

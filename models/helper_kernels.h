@@ -8,6 +8,20 @@
 
 namespace gpucast::models {
 
+// PyTorch's vectorized kernels load 16-byte vectors (aligned_vector / float4: CUDALoops.cuh,
+// SoftMax.cu's ILP, layer_norm_kernel.cu); library fact.
+constexpr double kVectorBytes = 16;
+// A row's saved statistics (mean and rstd, two fp32) that the norm kernels read or write per row
+// (layer_norm_kernel.cu); library fact.
+constexpr double kRowStatsBytes = 8;
+// An embedding or gather index is int64 (PyTorch's default index dtype); library fact.
+constexpr double kIndexBytes = 8;
+
+// One warp-wide butterfly reduction: log2(warp size) shuffle steps (cycles).
+[[nodiscard]] double warp_reduce_cycles(const device::Device& gpu);
+// A block-wide reduction: warp shuffles, shared memory and two barriers (cycles).
+[[nodiscard]] double block_reduce_cycles(double threads, const device::Device& gpu);
+
 // A grid-wide pointwise pass: 128-thread blocks, each thread one 16-byte vector per input in
 // flight, one DRAM round trip per element group. `instructions_per_element` counts SIMT lane
 // instructions (math, conversions, address arithmetic).

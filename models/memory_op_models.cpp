@@ -7,6 +7,27 @@
 #include "models/helper_kernels.h"
 
 namespace gpucast::models {
+namespace {
+// index_select takes indexSelectSmallIndex for at most 16 indices: 128-thread blocks, a block per
+// 128 features, at most 8 blocks per SM (aten/src/ATen/native/cuda/Indexing.cu; library fact).
+constexpr double kSmallIndexMaxIndices = 16;
+constexpr int kIndexSelectThreads = 128;
+constexpr double kIndexSelectBlocksPerSm = 8;
+// vectorized_gather_kernel: 128-thread blocks, one 16-byte vector per thread (Indexing.cu; library fact).
+constexpr int kGatherThreads = 128;
+// Embedding lookups: registers per thread, lane instructions per element and fixed cycles per block
+// (index load, address math, the store's completion; assumption).
+constexpr int kEmbeddingRegisters = 32;
+constexpr double kEmbeddingInstructionsPerElement = 6;
+constexpr double kEmbeddingFixedCycles = 300;
+// A device-to-device copy moves 16-byte vectors at about 2 lane instructions each (assumption).
+constexpr double kCopyInstructionsPerVector = 2;
+// A custom kernel as a well-written one launches it: 8 blocks per SM of 256 threads, 64 registers each
+// (assumption).
+constexpr double kCustomBlocksPerSm = 8;
+constexpr int kCustomThreads = 256;
+constexpr int kCustomRegisters = 64;
+}  // namespace
 
 std::vector<PlanOption> EmbeddingModel::plan(const wl::Op& op, const device::Device& gpu) const {
   const auto& m = std::get<wl::EmbeddingOp>(op);
@@ -16,39 +37,40 @@ std::vector<PlanOption> EmbeddingModel::plan(const wl::Op& op, const device::Dev
   const double dim = double(m.dim);
   const double rows_bytes = tokens * dim * e;
   KernelPlan k;
-  if (tokens <= 16) {
+  if (tokens <= kSmallIndexMaxIndices) {
     k.name = "indexSelectSmallIndex";
-    k.threads = 128;
-    k.blocks = std::min(std::ceil(dim / 128), 8.0 * gpu.sms());
+    k.threads = kIndexSelectThreads;
+    k.blocks = std::min(std::ceil(dim / kIndexSelectThreads), kIndexSelectBlocksPerSm * gpu.sms());
     k.dram_rounds = 2 * tokens;  // each index load gates its row load
-    k.bytes_in_flight = 128 * e;
+    k.bytes_in_flight = kIndexSelectThreads * e;
   } else {
     k.name = "vectorized_gather_kernel";
-    k.threads = 128;
-    const double vectors = rows_bytes / 16;
-    k.blocks = std::max(1.0, std::ceil(vectors / 128));
-    k.dram_rounds = 2;
-    k.bytes_in_flight = 128 * 16;
+    k.threads = kGatherThreads;
+    const double vectors = rows_bytes / kVectorBytes;
+    k.blocks = std::max(1.0, std::ceil(vectors / kGatherThreads));
+    k.dram_rounds = 2;  // the index, then the row
+    k.bytes_in_flight = kGatherThreads * kVectorBytes;
   }
-  k.registers = 32;
-  k.simt_instructions = 6 * tokens * dim / k.blocks;
-  k.dram_bytes = (2 * rows_bytes + 8 * tokens) / k.blocks;
+  k.registers = kEmbeddingRegisters;
+  k.simt_instructions = kEmbeddingInstructionsPerElement * tokens * dim / k.blocks;
+  k.dram_bytes = (2 * rows_bytes + kIndexBytes * tokens) / k.blocks;
   k.dram_write_bytes = rows_bytes / k.blocks;
   k.l2_bytes = k.dram_bytes;
-  k.fixed_cycles = 300;
+  k.fixed_cycles = kEmbeddingFixedCycles;
   return {PlanOption{k.name, {k}, 0}};
 }
 
 std::vector<PlanOption> CopyModel::plan(const wl::Op& op, const device::Device& gpu) const {
   const auto& c = std::get<wl::CopyOp>(op);
   if (c.kind == wl::CopyKind::d2d) {
-    KernelPlan k = streaming_kernel("device copy", c.bytes / 16, c.bytes, c.bytes, 2, gpu, 1);
+    KernelPlan k = streaming_kernel("device copy", c.bytes / kVectorBytes, c.bytes, c.bytes,
+                                    kCopyInstructionsPerVector, gpu, 1);
     return {PlanOption{k.name, {k}, 0}};
   }
   KernelPlan k;
   k.name = c.kind == wl::CopyKind::h2d ? "copy engine host->device" : "copy engine device->host";
   k.blocks = 1;
-  k.threads = 32;
+  k.threads = gpu.warp_size();  // nominal: the copy engine runs it, not the SMs
   k.reads_dram = false;
   // The copy engine, not the SMs: a fixed setup, then the host link's sustained rate.
   k.extra_us = gpu.host_link().transfer_latency_us + c.bytes / gpu.host_link().rate;
@@ -60,9 +82,9 @@ std::vector<PlanOption> CustomModel::plan(const wl::Op& op, const device::Device
   KernelPlan k;
   k.name = "custom kernel";
   // Enough blocks to fill every SM several times over, as a well-written kernel does.
-  k.blocks = 8.0 * gpu.sms();
-  k.threads = 256;
-  k.registers = 64;
+  k.blocks = kCustomBlocksPerSm * gpu.sms();
+  k.threads = kCustomThreads;
+  k.registers = kCustomRegisters;
   if (c.dtype == DataType::fp32 || c.dtype == DataType::fp64) {
     k.pipe = c.dtype == DataType::fp64 ? Pipe::fp64 : Pipe::fp32;
   } else {

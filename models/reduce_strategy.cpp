@@ -29,7 +29,7 @@ std::string_view reduce_strategy_name(ReduceStrategy s) {
 }
 
 ReduceLaunch reduce_launch(std::int64_t rows, std::int64_t cols, double element_bytes, int sms,
-                           int max_threads_per_sm) {
+                           int max_threads_per_sm, int warp_size) {
   namespace L = reduce_library;
   ReduceLaunch out;
   rows = std::max<std::int64_t>(1, rows);
@@ -55,8 +55,7 @@ ReduceLaunch reduce_launch(std::int64_t rows, std::int64_t cols, double element_
   }
   const std::int64_t dim0_pow2 = dim0 < L::kMaxThreads ? last_pow2(dim0) : L::kMaxThreads;
   const std::int64_t dim1_pow2 = dim1 < L::kMaxThreads ? last_pow2(dim1) : L::kMaxThreads;
-  constexpr std::int64_t kWarp = 32;
-  std::int64_t bw = std::min(dim0_pow2, kWarp);
+  std::int64_t bw = std::min(dim0_pow2, std::int64_t(warp_size));
   const std::int64_t bh = std::min(dim1_pow2, L::kMaxThreads / bw);
   bw = std::min(dim0_pow2, L::kMaxThreads / bh);
   out.block_x = int(bw);

@@ -53,9 +53,10 @@ struct ReduceLaunch {
   [[nodiscard]] int threads() const { return block_x * block_y; }
 };
 
-// `max_threads_per_sm` and `sms` are the device's (setReduceConfig reads them off the device to size
-// the grid it aims for: sms * (max_threads_per_sm / threads)).
+// `max_threads_per_sm`, `sms` and `warp_size` are the device's (setReduceConfig reads them off the
+// device to size the grid it aims for, sms * (max_threads_per_sm / threads), and caps a block's width
+// at one warp).
 [[nodiscard]] ReduceLaunch reduce_launch(std::int64_t rows, std::int64_t cols, double element_bytes, int sms,
-                                         int max_threads_per_sm);
+                                         int max_threads_per_sm, int warp_size);
 
 }  // namespace gpucast::models

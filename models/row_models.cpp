@@ -10,15 +10,8 @@
 namespace gpucast::models {
 namespace {
 
-double last_pow2(double v) { return std::pow(2.0, std::floor(std::log2(std::max(1.0, v)))); }
 double next_pow2(double v) { return std::pow(2.0, std::ceil(std::log2(std::max(1.0, v)))); }
 
-// A block-wide reduction: warp shuffles, shared memory and two barriers (cycles).
-double block_reduce_cycles(double threads, const device::Device& gpu) {
-  return 150 + 8 * (threads / gpu.warp_size()) + 5 * 25;
-}
-// A warp-wide butterfly reduction (cycles).
-constexpr double kWarpReduceCycles = 5 * 25;
 // PyTorch's softmax kernels compute an accurate exp twice per element (once for the sum, once for
 // the output), an IEEE division and 64-bit index arithmetic. cunn_SoftMaxForwardReg (scalar loads,
 // the row in registers) takes about this many SIMT lane instructions per element; set from the dev
@@ -37,6 +30,40 @@ constexpr double kSoftmaxInstructionsPerVector = 136;
 // and stores): its instruction count follows the padded row. Dev constant: rows of 197-2048
 // columns, many rows, on both GPUs.
 constexpr double kWarpSoftmaxInstructionsPerElement = 50;
+// SoftMax.cu dispatches rows of at most 2048 elements and 8 KiB to softmax_warp_forward (library fact).
+constexpr double kWarpSoftmaxMaxColumns = 2048;
+constexpr double kWarpSoftmaxMaxRowBytes = 8192;
+// softmax_warp_forward: 128-thread blocks; a warp takes two rows (WARP_BATCH) when the padded row is
+// at most 128 elements (persistent_softmax.cuh; library fact).
+constexpr double kWarpSoftmaxThreads = 128;
+constexpr double kWarpSoftmaxTwoRowsMaxPadded = 128;
+// softmax_warp_forward's registers: a base plus the row's padded elements a lane holds (assumption,
+// scaled to the element count the kernel keeps in registers).
+constexpr double kWarpSoftmaxBaseRegisters = 24;
+constexpr double kWarpSoftmaxRegistersPerElement = 1.5;
+// CUDA's per-thread register ceiling (255 on every architecture since Kepler; CUDA programming guide).
+constexpr double kMaxRegistersPerThread = 255;
+// softmax_warp_forward's fixed work beyond its two warp reductions: index setup, the -inf padding
+// and the store (cycles; assumption).
+constexpr double kWarpSoftmaxFixedCycles = 100;
+// Block softmax (cunn_SoftMaxForward*): at most 1024 threads per block (SoftMax_getBlockSize;
+// library fact), about 40 registers per thread (assumption).
+constexpr double kSoftmaxMaxBlockThreads = 1024;
+constexpr int kSoftmaxBlockRegisters = 40;
+// Each element takes two exps in the block kernels: one for the sum, one for the output (SoftMax.cu).
+constexpr double kSoftmaxExpsPerElement = 2;
+// Rows that leave each thread fewer than this many elements stay in registers (cunn_SoftMaxForwardReg;
+// the model's reading of SoftMax.cu's dispatch).
+constexpr double kSoftmaxRegMaxElementsPerThread = 10;
+// cunn_SoftMaxForwardReg's fixed work beyond its two block reductions (cycles; assumption).
+constexpr double kSoftmaxRegFixedCycles = 200;
+// cunn_SoftMaxForwardSmem: each staged vector costs a shared-memory store and a reload of about this
+// many cycles each (assumption).
+constexpr double kSmemStageCycles = 40;
+// cunn_SoftMaxForward's passes over the row: max, sum of exp, write (SoftMax.cu; library fact).
+constexpr double kSoftmaxPasses = 3;
+// The block reduction's shared buffer: one fp32 accumulator per warp (SoftMax.cu; library fact).
+constexpr double kReductionSlotBytes = 4;
 
 // Blocks of `threads` threads using `registers` each that one SM holds at once (the device's
 // occupancy rule; at least one).
@@ -70,13 +97,19 @@ constexpr double kReduceIterationCycles = 300;
 // block-wide reductions (cycles; dev: split rows take about 2 us more than one-block rows of equal
 // per-thread work on both GPUs).
 constexpr double kSplitCombineCycles = 4000;
+// reduce_kernel's registers per thread (assumption).
+constexpr int kReduceRegisters = 40;
+// Lane instructions per element of a sum: the load's share and the add, plus a conversion for
+// 16-bit inputs (fp32 accumulators; assumption).
+constexpr double kReduceInstructionsPerElement = 3;
+constexpr double kReduce16BitInstructionsPerElement = 4;
 
 // A sum over the last dimension, launched the way ATen's setReduceConfig chooses
 // (models/reduce_strategy.h): several rows per block, a block per row, or a row split across blocks.
 PlanOption reduce_plan(const wl::RowOp& r, const device::Device& gpu) {
   const double e = bytes_per_element(r.dtype);
   const ReduceLaunch launch =
-      reduce_launch(r.rows, r.cols, e, gpu.sms(), gpu.sm_limits().max_threads);
+      reduce_launch(r.rows, r.cols, e, gpu.sms(), gpu.sm_limits().max_threads, gpu.warp_size());
   const double rows = std::ceil(static_cast<double>(r.rows) / (r.cols >= r.rows ? 1 : launch.launches));
   const double cols = std::ceil(static_cast<double>(r.cols) / (r.cols >= r.rows ? launch.launches : 1));
   const double vec = launch.vector_elements;
@@ -85,10 +118,12 @@ PlanOption reduce_plan(const wl::RowOp& r, const device::Device& gpu) {
   k.name = "reduce_kernel (" + std::string(reduce_strategy_name(launch.strategy)) + ")";
   k.blocks = launch.grid;
   k.threads = static_cast<int>(threads);
-  k.registers = 40;
+  k.registers = kReduceRegisters;
   const double elements_per_block = rows * cols / k.blocks;
   // Per element: the load's share, a conversion for 16-bit inputs, the add; fp32 accumulators.
-  k.simt_instructions = (e < 4 ? 4 : 3) * elements_per_block;
+  const bool narrow = e < bytes_per_element(DataType::fp32);
+  k.simt_instructions =
+      (narrow ? kReduce16BitInstructionsPerElement : kReduceInstructionsPerElement) * elements_per_block;
   const double out_bytes = rows * e;
   k.dram_bytes = (rows * cols * e + out_bytes) / k.blocks;
   k.dram_write_bytes = out_bytes / k.blocks;
@@ -124,8 +159,8 @@ PlanOption reduce_plan(const wl::RowOp& r, const device::Device& gpu) {
 // aligned. An odd length takes the three-pass kernel, which reads the row three times. Library fact.
 constexpr double kSoftmaxSharedLimitBytes = 48 * 1024;
 bool softmax_row_fits_shared(double cols, double element_bytes, double threads, const device::Device& gpu) {
-  const double ilp = 16 / element_bytes;
-  const double reduction_bytes = threads / gpu.warp_size() * 4;
+  const double ilp = kVectorBytes / element_bytes;
+  const double reduction_bytes = threads / gpu.warp_size() * kReductionSlotBytes;
   return cols * element_bytes < kSoftmaxSharedLimitBytes - reduction_bytes && std::fmod(cols, ilp) == 0;
 }
 
@@ -137,53 +172,55 @@ PlanOption softmax_plan(const wl::RowOp& r, const device::Device& gpu) {
   KernelPlan k;
   double reread_bytes = 0;  // per block, DRAM rereads of rows the L2 could not keep
   k.sfu_ops = 0;
-  if (cols <= 2048 && cols * e <= 8192) {
+  if (cols <= kWarpSoftmaxMaxColumns && cols * e <= kWarpSoftmaxMaxRowBytes) {
     // softmax_warp_forward: a warp owns a row (two when short), held entirely in registers.
     const double padded = next_pow2(cols);
-    const double rows_per_warp = padded <= 128 ? 2 : 1;
-    const double rows_per_block = 4 * rows_per_warp;
+    const double rows_per_warp = padded <= kWarpSoftmaxTwoRowsMaxPadded ? 2 : 1;
+    const double rows_per_block = kWarpSoftmaxThreads / gpu.warp_size() * rows_per_warp;
     k.name = "softmax_warp_forward";
     k.blocks = std::ceil(rows / rows_per_block);
-    k.threads = 128;
-    k.registers = static_cast<int>(std::min(255.0, 24 + 1.5 * rows_per_warp * padded / gpu.warp_size()));
+    k.threads = static_cast<int>(kWarpSoftmaxThreads);
+    k.registers = static_cast<int>(std::min(
+        kMaxRegistersPerThread,
+        kWarpSoftmaxBaseRegisters + kWarpSoftmaxRegistersPerElement * rows_per_warp * padded / gpu.warp_size()));
     const double elements = rows_per_block * padded;
     k.simt_instructions = kWarpSoftmaxInstructionsPerElement * elements;
     k.sfu_ops = elements;
     k.dram_rounds = 1;
     k.bytes_in_flight = rows_per_block * cols * e;  // the whole row is loaded into registers
-    k.fixed_cycles = 2 * kWarpReduceCycles + 100;
+    k.fixed_cycles = 2 * warp_reduce_cycles(gpu) + kWarpSoftmaxFixedCycles;
   } else {
     // Block softmax, one block per row (SoftMax.cu): threads = min(cols, 1024) rounded to warps.
-    const double threads = std::ceil(std::min(cols, 1024.0) / gpu.warp_size()) * gpu.warp_size();
-    const double ilp = 16 / e;
+    const double threads = std::ceil(std::min(cols, kSoftmaxMaxBlockThreads) / gpu.warp_size()) * gpu.warp_size();
+    const double ilp = kVectorBytes / e;
     const double per_thread = std::ceil(cols / threads);
     const double loads_per_thread = std::ceil(cols / (threads * ilp));
     k.blocks = rows;
     k.threads = static_cast<int>(threads);
-    k.registers = 40;
+    k.registers = kSoftmaxBlockRegisters;
     k.simt_instructions = (kSoftmaxInstructionsPerElement + kSoftmaxInstructionsPerVector / ilp) * cols;
-    k.sfu_ops = 2 * cols;
+    k.sfu_ops = kSoftmaxExpsPerElement * cols;
     const double two_reductions = 2 * block_reduce_cycles(threads, gpu);
     k.bytes_in_flight = threads * std::min(per_thread, ilp) * e;
-    if (per_thread < 10) {
+    if (per_thread < kSoftmaxRegMaxElementsPerThread) {
       k.name = "cunn_SoftMaxForwardReg";  // the row stays in registers: one read, one write
       k.simt_instructions = kSoftmaxRegInstructionsPerElement * cols;
       k.dram_rounds = 1;
-      k.fixed_cycles = two_reductions + 200;
+      k.fixed_cycles = two_reductions + kSoftmaxRegFixedCycles;
     } else if (softmax_row_fits_shared(cols, e, threads, gpu)) {
       k.name = "cunn_SoftMaxForwardSmem";  // the row is staged in shared memory
       k.shared_bytes = cols * e;
       k.dram_rounds = loads_per_thread;
-      k.fixed_cycles = two_reductions + 2 * loads_per_thread * 40;
+      k.fixed_cycles = two_reductions + 2 * loads_per_thread * kSmemStageCycles;
     } else {
       k.name = "cunn_SoftMaxForward";  // three passes: max, sum of exp, write; rereads hit L2
       k.dram_rounds = loads_per_thread;
-      k.l2_rounds = 2 * loads_per_thread;
+      k.l2_rounds = (kSoftmaxPasses - 1) * loads_per_thread;
       k.fixed_cycles = two_reductions;
-      k.l2_bytes = 3 * cols * e + cols * e;
+      k.l2_bytes = kSoftmaxPasses * cols * e + cols * e;
       // Rows too long for the L2 to hold all resident ones: the two rereads go to DRAM.
       const double resident_rows = std::min(rows, gpu.sms() * resident_blocks_per_sm(threads, k.registers, gpu));
-      reread_bytes = 2 * (1 - reread_hit_fraction(resident_rows, cols * e, gpu)) * cols * e;
+      reread_bytes = (kSoftmaxPasses - 1) * (1 - reread_hit_fraction(resident_rows, cols * e, gpu)) * cols * e;
     }
   }
   k.dram_bytes = io / k.blocks + reread_bytes;
@@ -207,6 +244,26 @@ constexpr double kRmsNormCombineCycles = 700;
 constexpr double kLayerNormVectorElements = 4;
 constexpr double kMomentsThreads = 512;
 constexpr double kForwardThreads = 256;
+// Registers per thread of RowwiseMomentsCUDAKernel, LayerNormForwardCUDAKernel and
+// vectorized_layer_norm_kernel (assumption).
+constexpr int kMomentsRegisters = 32;
+constexpr int kForwardRegisters = 32;
+constexpr int kVectorizedNormRegisters = 48;
+// vectorized_layer_norm_kernel's block: 128 threads, 4 warps per row (layer_norm_kernel.cu; library fact).
+constexpr double kVectorizedNormThreads = 128;
+// Lane instructions per element: Welford moments (layer norm) or the sum of squares (RMS norm), the
+// normalizing pass, and the vectorized kernel's both passes (assumption).
+constexpr double kMomentsInstructionsPerElement = 14;
+constexpr double kRmsMomentsInstructionsPerElement = 6;
+constexpr double kNormForwardInstructionsPerElement = 8;
+constexpr double kVectorizedNormInstructionsPerElement = 18;
+constexpr double kVectorizedRmsNormInstructionsPerElement = 10;
+// Welford's running mean divides per element: a dependent chain of about 40 cycles per element per
+// thread; the sum of squares is one FMA, about 4 (cycles; assumption).
+constexpr double kWelfordChainCycles = 40;
+constexpr double kSumOfSquaresChainCycles = 4;
+// LayerNormForwardCUDAKernel's fixed work per block (cycles; assumption).
+constexpr double kNormForwardFixedCycles = 200;
 
 // The two-kernel path for rows that are not whole vectors.
 PlanOption norm_plan_unvectorized(const wl::RowOp& r, const device::Device& gpu) {
@@ -219,31 +276,31 @@ PlanOption norm_plan_unvectorized(const wl::RowOp& r, const device::Device& gpu)
   m.name = std::string("RowwiseMomentsCUDAKernel") + (rms ? " (rms)" : "");
   m.blocks = rows;
   m.threads = static_cast<int>(kMomentsThreads);
-  m.registers = 32;
-  m.dram_bytes = row_bytes + 8;
-  m.dram_write_bytes = 8;
-  m.l2_bytes = row_bytes + 8;
-  m.simt_instructions = (rms ? 6 : 14) * hidden;
+  m.registers = kMomentsRegisters;
+  m.dram_bytes = row_bytes + kRowStatsBytes;
+  m.dram_write_bytes = kRowStatsBytes;
+  m.l2_bytes = row_bytes + kRowStatsBytes;
+  m.simt_instructions = (rms ? kRmsMomentsInstructionsPerElement : kMomentsInstructionsPerElement) * hidden;
   const double m_iterations = std::ceil(hidden / kMomentsThreads);
   m.dram_rounds = m_iterations;
   m.bytes_in_flight = kMomentsThreads * e;
-  m.fixed_cycles = block_reduce_cycles(kMomentsThreads, gpu) + m_iterations * (rms ? 4 : 40) +
+  m.fixed_cycles = block_reduce_cycles(kMomentsThreads, gpu) + m_iterations * (rms ? kSumOfSquaresChainCycles : kWelfordChainCycles) +
                    (rms ? kRmsNormCombineCycles : kLayerNormCombineCycles);
   KernelPlan f;
   f.name = std::string("LayerNormForwardCUDAKernel") + (rms ? " (rms)" : "");
   f.blocks = rows;
   f.threads = static_cast<int>(kForwardThreads);
-  f.registers = 32;
+  f.registers = kForwardRegisters;
   const double resident_rows = std::min(rows, gpu.sms() * resident_blocks_per_sm(kMomentsThreads, m.registers, gpu));
   const double reread_miss = 1 - reread_hit_fraction(resident_rows, row_bytes, gpu);
   const double params = hidden * e * (rms ? 1 : 2);
-  f.dram_bytes = reread_miss * row_bytes + row_bytes + 8 + params / rows;
+  f.dram_bytes = reread_miss * row_bytes + row_bytes + kRowStatsBytes + params / rows;
   f.dram_write_bytes = row_bytes;
-  f.l2_bytes = 2 * row_bytes + 8 + params;
-  f.simt_instructions = 8 * hidden;
+  f.l2_bytes = 2 * row_bytes + kRowStatsBytes + params;
+  f.simt_instructions = kNormForwardInstructionsPerElement * hidden;
   f.dram_rounds = std::ceil(hidden / kForwardThreads);
   f.bytes_in_flight = kForwardThreads * e;
-  f.fixed_cycles = 200;
+  f.fixed_cycles = kNormForwardFixedCycles;
   return PlanOption{m.name + " + " + f.name, {m, f}, 0};
 }
 
@@ -256,25 +313,24 @@ PlanOption norm_plan(const wl::RowOp& r, const device::Device& gpu) {
   // vectorized_layer_norm_kernel: 128 threads (4 warps) per row, 4-element vector loads; pass one
   // accumulates Welford statistics (or the sum of squares for RMS), pass two rereads the row
   // (L1/L2 hit), applies weight (and bias) and writes.
-  const double threads = 128;
-  const double iterations = std::ceil(hidden / (4 * threads));
+  const double threads = kVectorizedNormThreads;
+  const double iterations = std::ceil(hidden / (kLayerNormVectorElements * threads));
   KernelPlan k;
   k.name = std::string("vectorized_layer_norm_kernel") + (rms ? " (rms)" : "");
   k.blocks = rows;
   k.threads = static_cast<int>(threads);
-  k.registers = 48;
+  k.registers = kVectorizedNormRegisters;
   const double row_bytes = hidden * e;
   const double resident_rows = std::min(rows, gpu.sms() * resident_blocks_per_sm(threads, k.registers, gpu));
   // Many long rows in flight push the row out of L2 before pass two rereads it.
   const double reread_miss = 1 - reread_hit_fraction(resident_rows, row_bytes, gpu);
   const double params = hidden * e * (rms ? 1 : 2);  // weight (and bias), shared by all rows via L2
-  k.dram_bytes = (rows * row_bytes * (2 + reread_miss) + params + rows * 8) / rows;
-  k.dram_write_bytes = row_bytes + 8;
-  k.l2_bytes = 3 * row_bytes + params;
-  k.simt_instructions = (rms ? 10 : 18) * hidden;
-  // Welford's running mean divides per element: a dependent chain of ~40 cycles per element per
-  // thread; the sum of squares is one FMA.
-  const double chain_per_element = rms ? 4 : 40;
+  k.dram_bytes = (rows * row_bytes * (2 + reread_miss) + params + rows * kRowStatsBytes) / rows;
+  k.dram_write_bytes = row_bytes + kRowStatsBytes;
+  k.l2_bytes = 3 * row_bytes + params;  // read, reread, write
+  k.simt_instructions =
+      (rms ? kVectorizedRmsNormInstructionsPerElement : kVectorizedNormInstructionsPerElement) * hidden;
+  const double chain_per_element = rms ? kSumOfSquaresChainCycles : kWelfordChainCycles;
   k.dram_rounds = iterations;
   k.l2_rounds = iterations;
   // All rows in one wave: pass two's weight (and bias) loads are the first touch of those
@@ -283,8 +339,8 @@ PlanOption norm_plan(const wl::RowOp& r, const device::Device& gpu) {
     k.dram_rounds += iterations;
     k.l2_rounds = 0;
   }
-  k.bytes_in_flight = threads * 4 * e;  // one 4-element vector per thread
-  k.fixed_cycles = 2 * block_reduce_cycles(threads, gpu) + iterations * 4 * chain_per_element +
+  k.bytes_in_flight = threads * kLayerNormVectorElements * e;  // one vector per thread
+  k.fixed_cycles = 2 * block_reduce_cycles(threads, gpu) + iterations * kLayerNormVectorElements * chain_per_element +
                    (rms ? kRmsNormCombineCycles : kLayerNormCombineCycles);
   return PlanOption{k.name, {k}, 0};
 }

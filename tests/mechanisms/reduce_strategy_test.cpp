@@ -12,7 +12,7 @@ using models::ReduceStrategy;
 
 namespace {
 models::ReduceLaunch launch(wl::Count rows, wl::Count cols, double element_bytes = 4) {
-  return models::reduce_launch(rows, cols, element_bytes, 100, 2048);
+  return models::reduce_launch(rows, cols, element_bytes, 100, 2048, 32);
 }
 }  // namespace
 
