@@ -47,6 +47,9 @@ constexpr int kFeatureKernelRegisters = 32;
 // pair per index at about 8 lane instructions (assumption).
 constexpr double kSortBytesPerIndex = 16;
 constexpr double kSortInstructionsPerIndex = 8;
+// The zero fill of the weight gradient: about one lane instruction (the store) per element
+// (assumption).
+constexpr double kFillInstructionsPerElement = 1;
 // compute_grad_weight and sum_and_scatter: lane instructions per element (assumption).
 constexpr double kSegmentSumInstructionsPerElement = 6;
 
@@ -74,10 +77,12 @@ PlanOption norm_backward_plan(const wl::RowOp& r, const device::Device& gpu) {
   k.blocks = rows;
   k.threads = kGradInputThreads;
   k.registers = kGradInputRegisters;
-  k.dram_bytes = 3 * row_bytes + kRowStatsBytes + row_bytes / std::max(1.0, rows);  // dY, X, dX; stats; gamma once
+  k.dram_bytes =
+      3 * row_bytes + kRowStatsBytes + row_bytes / std::max(1.0, rows);  // dY, X, dX; stats; gamma once
   k.dram_write_bytes = row_bytes;
   k.l2_bytes = 5 * row_bytes;  // dY and X read twice, dX written
-  k.simt_instructions = (rms ? kRmsGradInputInstructionsPerElement : kGradInputInstructionsPerElement) * hidden;
+  k.simt_instructions =
+      (rms ? kRmsGradInputInstructionsPerElement : kGradInputInstructionsPerElement) * hidden;
   // The scalar kernel's loop is unrolled four deep; the vectorized one loads a vector per step.
   const double iterations = std::ceil(hidden / (vec * k.threads * (vec > 1 ? 1 : kGradInputScalarUnroll)));
   k.dram_rounds = iterations;
@@ -114,7 +119,7 @@ PlanOption embedding_backward_plan(const wl::EmbeddingOp& m, const device::Devic
   const int fills = index_launches(table_bytes);
   for (int i = 0; i < fills; ++i) {
     KernelPlan z = streaming_kernel("fill (zero the weight gradient)", table_bytes / e / fills, 0,
-                                    table_bytes / fills, 1, gpu);
+                                    table_bytes / fills, kFillInstructionsPerElement, gpu);
     z.reads_dram = false;
     option.kernels.push_back(z);
   }

@@ -33,15 +33,15 @@ std::vector<PlanOption> ElementwiseModel::plan(const wl::Op& op, const device::D
   PlanOption option;
   if (cast || !e.contiguous) {
     option.name = cast ? "unrolled elementwise (cast)" : "elementwise on strided views";
-    option.kernels.push_back(streaming_kernel(option.name, n, read, write,
-                                              kUnrolledInstructions + kInstructionsPerFlop * e.flops_per_element,
-                                              gpu, kUnrolledElementsPerThread));
+    option.kernels.push_back(streaming_kernel(
+        option.name, n, read, write, kUnrolledInstructions + kInstructionsPerFlop * e.flops_per_element, gpu,
+        kUnrolledElementsPerThread));
   } else {
     option.name = "vectorized elementwise";
     const double per_thread = std::max(1.0, kVectorBytes / bytes_per_element(e.dtype));
-    option.kernels.push_back(streaming_kernel(option.name, n, read, write,
-                                              kVectorizedOverhead + kInstructionsPerFlop * e.flops_per_element, gpu,
-                                              per_thread));
+    option.kernels.push_back(
+        streaming_kernel(option.name, n, read, write,
+                         kVectorizedOverhead + kInstructionsPerFlop * e.flops_per_element, gpu, per_thread));
   }
   return {option};
 }

@@ -38,13 +38,16 @@ double block_reduce_cycles(double threads, const device::Device& gpu) {
 }
 
 KernelPlan streaming_kernel(const std::string& name, double elements, double read_bytes, double write_bytes,
-                            double instructions_per_element, const device::Device& gpu, double elements_per_thread) {
+                            double instructions_per_element, const device::Device& gpu,
+                            double elements_per_thread) {
   (void)gpu;
   const double bytes_per_element_read = elements > 0 ? read_bytes / elements : 0;
   // Each thread moves one 16-byte vector per input: 4 fp32 or 8 bf16 elements.
   const double per_thread =
-      elements_per_thread > 0 ? elements_per_thread
-                              : std::max(1.0, std::floor(kVectorBytes / std::max(1.0, std::min(kVectorBytes, bytes_per_element_read))));
+      elements_per_thread > 0
+          ? elements_per_thread
+          : std::max(1.0, std::floor(kVectorBytes /
+                                     std::max(1.0, std::min(kVectorBytes, bytes_per_element_read))));
   const double per_block = kStreamThreads * per_thread;
   KernelPlan k;
   k.name = name;
@@ -66,8 +69,8 @@ KernelPlan streaming_kernel(const std::string& name, double elements, double rea
 }
 
 KernelPlan memset_kernel(const device::Device& gpu) {
-  KernelPlan k = streaming_kernel("workspace memset", kMemsetElements, 0, kMemsetBytes, kMemsetInstructionsPerElement,
-                                  gpu, kMemsetElementsPerThread);
+  KernelPlan k = streaming_kernel("workspace memset", kMemsetElements, 0, kMemsetBytes,
+                                  kMemsetInstructionsPerElement, gpu, kMemsetElementsPerThread);
   k.reads_dram = false;
   return k;
 }

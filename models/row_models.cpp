@@ -10,7 +10,9 @@
 namespace gpucast::models {
 namespace {
 
-double next_pow2(double v) { return std::pow(2.0, std::ceil(std::log2(std::max(1.0, v)))); }
+double next_pow2(double v) {
+  return std::pow(2.0, std::ceil(std::log2(std::max(1.0, v))));
+}
 
 // PyTorch's softmax kernels compute an accurate exp twice per element (once for the sum, once for
 // the output), an IEEE division and 64-bit index arithmetic. cunn_SoftMaxForwardReg (scalar loads,
@@ -181,8 +183,8 @@ PlanOption softmax_plan(const wl::RowOp& r, const device::Device& gpu) {
     k.blocks = std::ceil(rows / rows_per_block);
     k.threads = static_cast<int>(kWarpSoftmaxThreads);
     k.registers = static_cast<int>(std::min(
-        kMaxRegistersPerThread,
-        kWarpSoftmaxBaseRegisters + kWarpSoftmaxRegistersPerElement * rows_per_warp * padded / gpu.warp_size()));
+        kMaxRegistersPerThread, kWarpSoftmaxBaseRegisters + kWarpSoftmaxRegistersPerElement * rows_per_warp *
+                                                                padded / gpu.warp_size()));
     const double elements = rows_per_block * padded;
     k.simt_instructions = kWarpSoftmaxInstructionsPerElement * elements;
     k.sfu_ops = elements;
@@ -191,7 +193,8 @@ PlanOption softmax_plan(const wl::RowOp& r, const device::Device& gpu) {
     k.fixed_cycles = 2 * warp_reduce_cycles(gpu) + kWarpSoftmaxFixedCycles;
   } else {
     // Block softmax, one block per row (SoftMax.cu): threads = min(cols, 1024) rounded to warps.
-    const double threads = std::ceil(std::min(cols, kSoftmaxMaxBlockThreads) / gpu.warp_size()) * gpu.warp_size();
+    const double threads =
+        std::ceil(std::min(cols, kSoftmaxMaxBlockThreads) / gpu.warp_size()) * gpu.warp_size();
     const double ilp = kVectorBytes / e;
     const double per_thread = std::ceil(cols / threads);
     const double loads_per_thread = std::ceil(cols / (threads * ilp));
@@ -219,8 +222,10 @@ PlanOption softmax_plan(const wl::RowOp& r, const device::Device& gpu) {
       k.fixed_cycles = two_reductions;
       k.l2_bytes = kSoftmaxPasses * cols * e + cols * e;
       // Rows too long for the L2 to hold all resident ones: the two rereads go to DRAM.
-      const double resident_rows = std::min(rows, gpu.sms() * resident_blocks_per_sm(threads, k.registers, gpu));
-      reread_bytes = (kSoftmaxPasses - 1) * (1 - reread_hit_fraction(resident_rows, cols * e, gpu)) * cols * e;
+      const double resident_rows =
+          std::min(rows, gpu.sms() * resident_blocks_per_sm(threads, k.registers, gpu));
+      reread_bytes =
+          (kSoftmaxPasses - 1) * (1 - reread_hit_fraction(resident_rows, cols * e, gpu)) * cols * e;
     }
   }
   k.dram_bytes = io / k.blocks + reread_bytes;
@@ -284,14 +289,16 @@ PlanOption norm_plan_unvectorized(const wl::RowOp& r, const device::Device& gpu)
   const double m_iterations = std::ceil(hidden / kMomentsThreads);
   m.dram_rounds = m_iterations;
   m.bytes_in_flight = kMomentsThreads * e;
-  m.fixed_cycles = block_reduce_cycles(kMomentsThreads, gpu) + m_iterations * (rms ? kSumOfSquaresChainCycles : kWelfordChainCycles) +
+  m.fixed_cycles = block_reduce_cycles(kMomentsThreads, gpu) +
+                   m_iterations * (rms ? kSumOfSquaresChainCycles : kWelfordChainCycles) +
                    (rms ? kRmsNormCombineCycles : kLayerNormCombineCycles);
   KernelPlan f;
   f.name = std::string("LayerNormForwardCUDAKernel") + (rms ? " (rms)" : "");
   f.blocks = rows;
   f.threads = static_cast<int>(kForwardThreads);
   f.registers = kForwardRegisters;
-  const double resident_rows = std::min(rows, gpu.sms() * resident_blocks_per_sm(kMomentsThreads, m.registers, gpu));
+  const double resident_rows =
+      std::min(rows, gpu.sms() * resident_blocks_per_sm(kMomentsThreads, m.registers, gpu));
   const double reread_miss = 1 - reread_hit_fraction(resident_rows, row_bytes, gpu);
   const double params = hidden * e * (rms ? 1 : 2);
   f.dram_bytes = reread_miss * row_bytes + row_bytes + kRowStatsBytes + params / rows;
@@ -340,7 +347,8 @@ PlanOption norm_plan(const wl::RowOp& r, const device::Device& gpu) {
     k.l2_rounds = 0;
   }
   k.bytes_in_flight = threads * kLayerNormVectorElements * e;  // one vector per thread
-  k.fixed_cycles = 2 * block_reduce_cycles(threads, gpu) + iterations * kLayerNormVectorElements * chain_per_element +
+  k.fixed_cycles = 2 * block_reduce_cycles(threads, gpu) +
+                   iterations * kLayerNormVectorElements * chain_per_element +
                    (rms ? kRmsNormCombineCycles : kLayerNormCombineCycles);
   return PlanOption{k.name, {k}, 0};
 }
@@ -350,9 +358,12 @@ PlanOption norm_plan(const wl::RowOp& r, const device::Device& gpu) {
 std::vector<PlanOption> RowOpModel::plan(const wl::Op& op, const device::Device& gpu) const {
   const auto& r = std::get<wl::RowOp>(op);
   switch (r.kind) {
-    case wl::RowOpKind::reduce: return {reduce_plan(r, gpu)};
-    case wl::RowOpKind::softmax: return {softmax_plan(r, gpu)};
-    default: return {r.backward ? norm_backward_plan(r, gpu) : norm_plan(r, gpu)};
+    case wl::RowOpKind::reduce:
+      return {reduce_plan(r, gpu)};
+    case wl::RowOpKind::softmax:
+      return {softmax_plan(r, gpu)};
+    default:
+      return {r.backward ? norm_backward_plan(r, gpu) : norm_plan(r, gpu)};
   }
 }
 
