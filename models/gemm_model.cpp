@@ -90,8 +90,8 @@ constexpr double kEpilogueBytesPerCycle = 64;
 constexpr double kEpilogueExposedShare = 0.5;
 // Libraries never pick tiles more than twice the problem along a side (beyond 64).
 constexpr double kMaxTileOvershoot = 2;
-// ... measured against a problem side of at least the smallest tile side, and never below this
-// side: tiles up to 64 are always tried (assumption, matching the skinny tiles above).
+// The overshoot rule measures a problem side of at least the smallest tile side (8), and tiles up
+// to 64 along a side are always tried (assumption, matching the skinny tiles above).
 constexpr double kSmallestTileSide = 8;
 constexpr double kAlwaysTriedTileSide = 64;
 // Tensor-core kernels run one block per SM (their stages fill its shared memory; library fact).
