@@ -50,6 +50,39 @@ constexpr double kBackwardEfficiency = 0.78;
 // against two (2.5x), and the softmax recomputed plus its gradient (2x the SIMT instructions).
 constexpr double kBackwardProductsPerForward = 2.5;
 constexpr double kBackwardSimtPerForward = 2;
+// Compute capabilities with warpgroup (wgmma / tcgen05) tensor-core instructions: datacenter
+// Hopper (9.x) and Blackwell (10.x); consumer Blackwell (12.x) runs warp-level mma kernels (CUDA
+// programming guide). FlashAttention-2 needs compute capability 8.0 (its README).
+constexpr int kHopperCcMajor = 9;
+constexpr int kBlackwellDatacenterCcMajor = 10;
+constexpr int kFa2MinCcMajor = 8;
+// Hopper kernels double-buffer K and V; the KV tile shrinks by halves down to this many rows
+// when a large head does not fit (FlashAttention-3 runs head_dim 256 at 128 x 80; assumption).
+constexpr double kHopperKvStages = 2;
+constexpr double kHopperMinBlockKV = 16;
+// The memory-efficient kernel's KV tile shrinks by halves down to this many rows (assumption).
+constexpr double kEfficientMinBlockKV = 16;
+// FlashAttention-2 forward tiles for sm8x (flash_fwd_launch_template.h: 128 x 128 for head_dim
+// up to 64, 128 x 64 above), one K/V stage; halved down to these floors when shared memory is
+// short (assumption).
+constexpr double kFa2BlockQ = 128;
+constexpr double kFa2SmallHeadBlockKV = 128;
+constexpr double kFa2BlockKV = 64;
+constexpr double kFa2SmallHeadDim = 64;
+constexpr double kFa2KvStages = 1;
+constexpr double kFa2MinBlockKV = 32;
+constexpr double kFa2MinBlockQ = 64;
+// Serial DRAM round trips per block: Q, then the first K/V stage (prefill and decode alike).
+constexpr double kAttentionDramRounds = 2;
+// Decode kernels double-buffer K and V where two stages fit.
+constexpr double kDecodeKvStages = 2;
+// Split-KV partials: each row keeps its d outputs plus the running max and sum, in fp32
+// (FlashAttention's split-KV out_accum / softmax_lse; library fact).
+constexpr double kPartialStatsPerRow = 2;
+constexpr double kPartialBytes = 4;
+// Lane instructions per partial element of the split-KV combine kernel (load, rescale by the
+// log-sum-exp, add, store; assumption).
+constexpr double kCombineInstructionsPerPartial = 6;
 
 // Average number of KV steps a query block executes; causal blocks stop at the diagonal
 // (aligned to the end of the keys, as FlashAttention does when seq_q < seq_kv).
@@ -80,12 +113,14 @@ struct FlashTiles {
 // Ampere, where FlashAttention-2 does not run.
 // Warpgroup (wgmma / tcgen05) tensor-core instructions exist on datacenter Hopper (9.x) and
 // Blackwell (10.x); consumer Blackwell (12.x) runs warp-level mma kernels.
-bool has_warpgroup_mma(const device::Device& gpu) { return gpu.cc_major() == 9 || gpu.cc_major() == 10; }
+bool has_warpgroup_mma(const device::Device& gpu) {
+  return gpu.cc_major() == kHopperCcMajor || gpu.cc_major() == kBlackwellDatacenterCcMajor;
+}
 
 wl::AttentionBackend resolve_backend(const wl::AttentionOp& a, const device::Device& gpu) {
   if (a.backend != wl::AttentionBackend::automatic) return a.backend;
   if (has_warpgroup_mma(gpu)) return wl::AttentionBackend::cudnn;
-  if (gpu.cc_major() >= 8) return wl::AttentionBackend::flash2;
+  if (gpu.cc_major() >= kFa2MinCcMajor) return wl::AttentionBackend::flash2;
   return wl::AttentionBackend::efficient;
 }
 
@@ -93,9 +128,10 @@ wl::AttentionBackend resolve_backend(const wl::AttentionOp& a, const device::Dev
 // FlashAttention-2-class kernels. FlashAttention-2 itself needs compute capability 8.0.
 bool warpgroup_kernel(wl::AttentionBackend b, const device::Device& gpu) {
   if (b == wl::AttentionBackend::flash3 && !has_warpgroup_mma(gpu))
-    throw UnsupportedError("FlashAttention-3 needs warpgroup tensor-core instructions (Hopper or datacenter Blackwell); " + gpu.id() +
-                           " is " + std::to_string(gpu.cc_major()) + ".x: use backend = \"flash2\" or \"auto\"");
-  if (b == wl::AttentionBackend::flash2 && gpu.cc_major() < 8)
+    throw UnsupportedError(
+        "FlashAttention-3 needs warpgroup tensor-core instructions (Hopper or datacenter Blackwell); " +
+        gpu.id() + " is " + std::to_string(gpu.cc_major()) + ".x: use backend = \"flash2\" or \"auto\"");
+  if (b == wl::AttentionBackend::flash2 && gpu.cc_major() < kFa2MinCcMajor)
     throw UnsupportedError("PyTorch's flash attention needs compute capability 8.0 or newer; " + gpu.id() +
                            " would run backend = \"efficient\" (what \"auto\" picks there)");
   return (b == wl::AttentionBackend::cudnn || b == wl::AttentionBackend::flash3) && has_warpgroup_mma(gpu);
@@ -107,20 +143,22 @@ FlashTiles tiles_for(const device::Device& gpu, wl::AttentionBackend backend, do
     // Large heads shrink the KV tile until the Q tile and two K/V stages fit (FlashAttention-3 runs
     // head_dim 256 with 128 x 80 tiles; halving to 64 stands in for it).
     double block_kv = kBlockKV;
-    while ((kBlockQ * d + 2 * 2 * block_kv * d) * e > smem && block_kv > 16) block_kv /= 2;
+    while ((kBlockQ * d + kHopperKvStages * 2 * block_kv * d) * e > smem && block_kv > kHopperMinBlockKV)
+      block_kv /= 2;
     return {kBlockQ, block_kv, kHopperThreads, kSoftmaxOverlap, Pipe::tensor};
   }
   if (backend == wl::AttentionBackend::efficient) {
     // The memory-efficient kernel: 64 x 64 tiles, 4 warps, K/V tiles loaded without double
     // buffering (xFormers' CUTLASS fMHA for sm80: kQueriesPerBlock 64, kKeysPerBlock 64).
     double block_kv = kEfficientBlock;
-    while ((kEfficientBlock * d + 2 * block_kv * d) * e > smem && block_kv > 16) block_kv /= 2;
+    while ((kEfficientBlock * d + 2 * block_kv * d) * e > smem && block_kv > kEfficientMinBlockKV)
+      block_kv /= 2;
     return {kEfficientBlock, block_kv, kFa2Threads, kEfficientOverlap, Pipe::mma_sync};
   }
   // FlashAttention-2: 4 warps, Q tile plus one K and one V tile; halve the KV tile until it fits.
-  double block_q = 128, block_kv = d <= 64 ? 128 : 64;
-  while ((block_q * d + 2 * block_kv * d) * e > smem && block_kv > 32) block_kv /= 2;
-  while ((block_q * d + 2 * block_kv * d) * e > smem && block_q > 64) block_q /= 2;
+  double block_q = kFa2BlockQ, block_kv = d <= kFa2SmallHeadDim ? kFa2SmallHeadBlockKV : kFa2BlockKV;
+  while ((block_q * d + 2 * block_kv * d) * e > smem && block_kv > kFa2MinBlockKV) block_kv /= 2;
+  while ((block_q * d + 2 * block_kv * d) * e > smem && block_q > kFa2MinBlockQ) block_q /= 2;
   return {block_q, block_kv, kFa2Threads, kFa2Overlap, Pipe::mma_sync};
 }
 
@@ -140,7 +178,7 @@ PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
   k.blocks = q_blocks * bh;
   k.threads = static_cast<int>(tiles.threads);
   k.registers = tiles.pipe == Pipe::tensor ? kHopperRegisters : kFa2Registers;
-  const double stages = tiles.pipe == Pipe::tensor ? 2 : 1;
+  const double stages = tiles.pipe == Pipe::tensor ? kHopperKvStages : kFa2KvStages;
   k.shared_bytes = (block_q * d + stages * 2 * block_kv * d) * e;  // Q tile, K and V stages
   k.pipe = tiles.pipe;
   k.dtype = a.dtype;
@@ -163,7 +201,7 @@ PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
   const double kv_bytes = 2.0 * a.batch * a.kv_heads * double(a.seq_kv) * d * e;
   k.dram_bytes = (a.backward ? 4 * q_bytes + 2 * kv_bytes : 2 * q_bytes + kv_bytes) / k.blocks;
   k.l2_bytes = (a.backward ? 2 : 1) * (2 * block_q * d * e + steps * 2 * block_kv * d * e);
-  k.dram_rounds = 2;  // Q, then the first K/V stage
+  k.dram_rounds = kAttentionDramRounds;  // Q, then the first K/V stage
   k.fixed_cycles = kPrefillFixedCycles;
   PlanOption option{k.name, {memset_kernel(gpu), k}, 0};
   return option;
@@ -185,7 +223,8 @@ PlanOption decode(const wl::AttentionOp& a, const device::Device& gpu) {
   k.blocks = tiles * splits;
   k.threads = kDecodeThreads;
   k.registers = kDecodeRegisters;
-  const double stages = 2 * 2 * kBlockKV * d * e <= gpu.shared_bytes_per_block() ? 2 : 1;
+  const double stages =
+      kDecodeKvStages * 2 * kBlockKV * d * e <= gpu.shared_bytes_per_block() ? kDecodeKvStages : 1;
   k.shared_bytes = stages * 2 * kBlockKV * d * e;
   k.pipe = Pipe::mma_sync;
   k.dtype = a.dtype;
@@ -198,19 +237,20 @@ PlanOption decode(const wl::AttentionOp& a, const device::Device& gpu) {
   const double kv_bytes = 2.0 * a.batch * a.kv_heads * double(a.seq_kv) * d * e;
   const double bh = double(a.batch) * double(a.heads);
   const double q_bytes = bh * double(a.seq_q) * d * e;
-  const double partial_bytes = splits > 1 ? bh * a.seq_q * splits * (d + 2) * 4.0 : 0;
+  const double partial_bytes =
+      splits > 1 ? bh * a.seq_q * splits * (d + kPartialStatsPerRow) * kPartialBytes : 0;
   k.dram_bytes = (kv_bytes + 2 * q_bytes + partial_bytes) / k.blocks;
   k.dram_write_bytes = (q_bytes + partial_bytes) / k.blocks;
   k.l2_bytes = k.dram_bytes;
-  k.dram_rounds = 2;
+  k.dram_rounds = kAttentionDramRounds;
   k.fixed_cycles = kDecodeFixedCycles;
   // The library's decode path costs the host more per call (launch.host_attention_decode_us, a
   // host fact): do_bench hides host work shorter than its L2 flush; eager timelines pay it.
   PlanOption option{k.name, {k}, gpu.launch().host_attention_decode_us};
   if (splits > 1) {
-    const double partials = bh * double(a.seq_q) * splits * (d + 2);
-    option.kernels.push_back(
-        streaming_kernel("split-KV combine", partials, partials * 4.0, bh * a.seq_q * d * e, 6, gpu));
+    const double partials = bh * double(a.seq_q) * splits * (d + kPartialStatsPerRow);
+    option.kernels.push_back(streaming_kernel("split-KV combine", partials, partials * kPartialBytes,
+                                              bh * a.seq_q * d * e, kCombineInstructionsPerPartial, gpu));
   }
   return option;
 }
@@ -264,8 +304,9 @@ std::vector<PlanOption> AttentionModel::plan(const wl::Op& op, const device::Dev
   const wl::AttentionBackend backend = resolve_backend(a, gpu);
   if (backend == wl::AttentionBackend::math) return {math_attention(a)};
   (void)warpgroup_kernel(backend, gpu);  // a backend the GPU cannot run is an error, decode included
-  gpu.require_tensor(a.dtype);  // fused kernels need tensor cores for this type
-  const bool fused_decode = double(a.seq_q) < kDecodeRows && !a.backward && backend != wl::AttentionBackend::efficient;
+  gpu.require_tensor(a.dtype);           // fused kernels need tensor cores for this type
+  const bool fused_decode =
+      double(a.seq_q) < kDecodeRows && !a.backward && backend != wl::AttentionBackend::efficient;
   if (fused_decode) {
     // Flash decoding needs at least one stage of a K and a V tile in shared memory; where it does
     // not fit (64 KB Turing SMs) PyTorch runs the memory-efficient kernel instead.

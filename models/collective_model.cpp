@@ -8,25 +8,38 @@
 namespace gpucast::models {
 using wl::CollectiveKind;
 
+namespace {
+// NVLS all-reduce: two steps (push to the switch, which reduces, then multicast back), and NCCL
+// runs it on half the channels of its ring kernels (NCCL's NVLS channel count; assumption).
+constexpr int kNvlsSteps = 2;
+constexpr double kNvlsChannelShare = 0.5;
+}  // namespace
+
 double bus_factor(CollectiveKind kind, int ranks) {
   const double n = ranks;
   if (ranks <= 1) return 0;
   switch (kind) {
-    case CollectiveKind::all_reduce: return 2 * (n - 1) / n;
+    case CollectiveKind::all_reduce:
+      return 2 * (n - 1) / n;
     case CollectiveKind::all_gather:
     case CollectiveKind::reduce_scatter:
-    case CollectiveKind::all_to_all: return (n - 1) / n;
-    default: return 1;
+    case CollectiveKind::all_to_all:
+      return (n - 1) / n;
+    default:
+      return 1;
   }
 }
 
 int ring_steps(CollectiveKind kind, int ranks) {
   if (ranks <= 1) return 0;
   switch (kind) {
-    case CollectiveKind::all_reduce: return 2 * (ranks - 1);
+    case CollectiveKind::all_reduce:
+      return 2 * (ranks - 1);
     case CollectiveKind::send:
-    case CollectiveKind::recv: return 1;
-    default: return ranks - 1;
+    case CollectiveKind::recv:
+      return 1;
+    default:
+      return ranks - 1;
   }
 }
 
@@ -46,10 +59,10 @@ CollectiveEstimate estimate_collective(const wl::CollectiveOp& op, const hw::Sys
   const int stride = std::max(1, op.stride);
   const long span = long(n - 1) * stride + 1;  // GPUs from the group's first to its last
   if (span > sys.total_gpus())
-    throw UnsupportedError(std::string(wl::collective_name(op.kind)) + " over " + std::to_string(n) + " ranks" +
-                           (stride > 1 ? " at stride " + std::to_string(stride) : std::string()) +
-                           ": more GPUs than the system " + sys.id + " has (" + std::to_string(sys.total_gpus()) +
-                           ")");
+    throw UnsupportedError(std::string(wl::collective_name(op.kind)) + " over " + std::to_string(n) +
+                           " ranks" + (stride > 1 ? " at stride " + std::to_string(stride) : std::string()) +
+                           ": more GPUs than the system " + sys.id + " has (" +
+                           std::to_string(sys.total_gpus()) + ")");
   e.sm_share = std::min(1.0, double(sys.nccl.channels) / sys.gpu.sm.count);
   if (n <= 1) {
     e.algorithm = "local";
@@ -62,8 +75,8 @@ CollectiveEstimate estimate_collective(const wl::CollectiveOp& op, const hw::Sys
   e.crosses_network = e.nodes_spanned > 1;
   if (e.crosses_network && sys.network.node_gbps() <= 0)
     throw UnsupportedError(std::string(wl::collective_name(op.kind)) + " over " + std::to_string(n) +
-                           " ranks crosses the fabric of " + std::to_string(domain) + " GPUs, but system " + sys.id +
-                           " has no network between nodes");
+                           " ranks crosses the fabric of " + std::to_string(domain) + " GPUs, but system " +
+                           sys.id + " has no network between nodes");
 
   const std::string key = nccl_key(op.kind);
   const double base = sys.nccl.base_latency_of(key);
@@ -72,7 +85,8 @@ CollectiveEstimate estimate_collective(const wl::CollectiveOp& op, const hw::Sys
   const double plateau = sys.nccl.bus_efficiency_of(key);
   // The fabric rate one GPU has toward the group: a mesh gives each peer its own share of the links.
   double fabric = sys.fabric.bandwidth_gbps;
-  if (sys.fabric.kind == hw::FabricKind::mesh && domain > 1) fabric *= double(std::max(1, local - 1)) / double(domain - 1);
+  if (sys.fabric.kind == hw::FabricKind::mesh && domain > 1)
+    fabric *= double(std::max(1, local - 1)) / double(domain - 1);
   // The network: a ring crossing domains sends its whole flow through the NICs of each domain's
   // share of nodes (every NCCL channel on its own NIC), so the ring's bus rate is bounded by them.
   const double net_share = std::min(1.0, double(local) / sys.gpus_per_node);
@@ -126,18 +140,18 @@ CollectiveEstimate estimate_collective(const wl::CollectiveOp& op, const hw::Sys
     // NVLS: the switch reduces; each GPU sends and receives the buffer once.
     if (op.kind == CollectiveKind::all_reduce && !e.crosses_network && sys.fabric.nvls &&
         sys.fabric.kind == hw::FabricKind::nvswitch) {
-      const double nvls_latency = 2 * step;
+      const double nvls_latency = kNvlsSteps * step;
       const double nvls_transfer = transfer(op.bytes, fabric * sys.nccl.nvls_efficiency * ramp);
       const double nvls_time = std::max(base, nvls_latency + nvls_transfer);
       if (nvls_time < best) {
         best = nvls_time;
         e.algorithm = "nvls";
-        e.steps = 2;
+        e.steps = kNvlsSteps;
         e.latency_us = nvls_latency;
         e.transfer_us = nvls_transfer;
         e.link_gbps = fabric;
         e.efficiency = sys.nccl.nvls_efficiency * ramp;
-        e.sm_share = std::min(e.sm_share, 0.5 * double(sys.nccl.channels) / sys.gpu.sm.count);
+        e.sm_share = std::min(e.sm_share, kNvlsChannelShare * double(sys.nccl.channels) / sys.gpu.sm.count);
       }
     }
   }
@@ -149,7 +163,8 @@ CollectiveEstimate estimate_collective(const wl::CollectiveOp& op, const hw::Sys
   e.busbw_gbps = e.algbw_gbps * bf;
   e.dram_bytes = op.bytes + 2 * e.wire_bytes;
   if (!std::isfinite(e.time_us) || e.time_us < 0)
-    throw UnsupportedError("collective model produced a non-finite time; check the system's fabric and nccl keys");
+    throw UnsupportedError(
+        "collective model produced a non-finite time; check the system's fabric and nccl keys");
   return e;
 }
 

@@ -18,6 +18,9 @@ constexpr double kTensorChannelBytes = 16;
 // The heuristic also picks the sm80 kernels for some small wider problems (conv2d-0361, C = 96),
 // which this rule, keyed on the K step, does not follow.
 constexpr double kFewChannelBytes = 64;
+// The sm80 fprop kernels exist for 16- and 32-bit operands (fp16, bf16, tf32): elements of at
+// least this many bytes (cutlass_tensorop_*_s16816fprop_* / *_s1688fprop_* names; library fact).
+constexpr double kFewChannelMinElementBytes = 2;
 // FP32 Winograd: cuDNN's fused scudnn_winograd_128x128 kernels (maxwell_, volta_, ampere_
 // prefixes in public PyTorch and TensorFlow profiles of FP32 3x3 convolutions) exist up to
 // Ampere/Ada. On Hopper the H100 and H200 runs time an FP32 3x3 stride-1 convolution
@@ -25,6 +28,8 @@ constexpr double kFewChannelBytes = 64;
 // useful work, below the FP32 GEMM rate, which a 2.25x multiply reduction would exceed: the
 // heuristic runs an implicit GEMM there (dev data).
 constexpr int kLastWinogradCcMajor = 8;
+// Winograd F(2x2, 3x3) covers 3x3 filters only (the scudnn_winograd kernels' filter size).
+constexpr int kWinogradFilterSide = 3;
 }  // namespace
 
 std::string conv_algorithm_name(const ConvChoice& c) {
@@ -60,12 +65,11 @@ ConvChoice choose_conv_algorithm(const wl::Conv2dOp& op, const device::Device& g
   if (pointwise) {
     c.algorithm = ConvAlgorithm::gemm;
   } else if (c.tensor) {
-    // The sm80 fprop kernels exist for 16- and 32-bit operands (fp16, bf16, tf32); 8-bit types keep
-    // the implicit GEMM.
-    const bool few = e >= 2 && c.channels * e <= kFewChannelBytes;
+    // 8-bit types keep the implicit GEMM (no sm80 fprop kernel for them).
+    const bool few = e >= kFewChannelMinElementBytes && c.channels * e <= kFewChannelBytes;
     c.algorithm = few ? ConvAlgorithm::few_channel_gemm : ConvAlgorithm::implicit_precomp_gemm;
-  } else if (c.math == DataType::fp32 && op.r == 3 && op.s == 3 && op.stride == 1 &&
-             gpu.cc_major() <= kLastWinogradCcMajor) {
+  } else if (c.math == DataType::fp32 && op.r == kWinogradFilterSide && op.s == kWinogradFilterSide &&
+             op.stride == 1 && gpu.cc_major() <= kLastWinogradCcMajor) {
     c.algorithm = ConvAlgorithm::winograd;
   } else {
     c.algorithm = ConvAlgorithm::simt_implicit_gemm;

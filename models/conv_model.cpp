@@ -28,6 +28,10 @@ constexpr double kSimtChannelVector = 4;
 constexpr double kWinogradMultiplyReduction = 36.0 / 16.0;
 // Lane instructions per element of cuDNN's nhwcAddPaddingKernel (index math, bounds test, store).
 constexpr double kPadInstructionsPerElement = 12;
+// The padded copies are zeroed with 16-byte vector stores, one lane instruction each
+// (cudaMemsetAsync's kernel; library fact).
+constexpr double kMemsetVectorBytes = 16;
+constexpr double kMemsetInstructionsPerElement = 1;
 
 // cuDNN's channel padding in front of a tensor-core convolution: zero a padded copy of the input
 // and of the filter, then copy each pixel's channels into it (Memset + nhwcAddPaddingKernel, twice,
@@ -35,11 +39,12 @@ constexpr double kPadInstructionsPerElement = 12;
 void add_padding_kernels(const wl::Conv2dOp& c, double channels, const device::Device& gpu,
                          PlanOption& option) {
   const double e = bytes_per_element(c.dtype);
-  const double per_vector = std::max(1.0, 16.0 / e);
+  const double per_vector = std::max(1.0, kMemsetVectorBytes / e);
   std::vector<KernelPlan> kernels;
   auto pad = [&](const std::string& what, double pixels) {
     const double padded = pixels * channels;
-    KernelPlan zero = streaming_kernel("memset padded " + what, padded, 0, padded * e, 1, gpu, per_vector);
+    KernelPlan zero = streaming_kernel("memset padded " + what, padded, 0, padded * e,
+                                       kMemsetInstructionsPerElement, gpu, per_vector);
     zero.reads_dram = false;
     kernels.push_back(zero);
     kernels.push_back(streaming_kernel("pad " + what + " channels to " + std::to_string(int(channels)),

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include "common/errors.h"
 #include "models/helper_kernels.h"
@@ -15,33 +16,39 @@ struct Tile {
   double tm, tn;
 };
 
-// Tile shapes libraries ship for the tensor-core path. Skinny ones (8..32 along one side) are the
-// GEMV-like kernels cuBLAS picks when m or n is tiny.
-const std::vector<Tile>& tensor_tiles() {
-  static const std::vector<Tile> kTiles{
-      {256, 128}, {128, 256}, {192, 192}, {320, 128}, {128, 320}, {128, 128}, {192, 128}, {128, 192},
-      {128, 64},  {64, 128},  {64, 64},   {64, 256},  {256, 64},  {96, 128},  {128, 96},  {8, 128},
-      {16, 128},  {32, 128},  {8, 256},   {16, 256},  {32, 256},  {64, 8},    {64, 16},   {64, 32},
-      {128, 8},   {128, 16},  {128, 32},  {256, 8},   {256, 16},  {256, 32},  {8, 64},    {16, 64},
-      {32, 64},
-  };
-  return kTiles;
+// Tile shapes (tm x tn) of the tensor-core kernels libraries ship, tried in this order. Library
+// fact: the tile shapes cuBLAS and CUTLASS name in their kernels (nvjet_*_<tm>x<tn>_*,
+// sm90_xmma_gemm_*_<tm>x<tn>x*); the skinny ones (8..32 along one side) are the GEMV-like kernels
+// cuBLAS picks when m or n is tiny.
+constexpr Tile kTensorTiles[] = {
+    {256, 128}, {128, 256}, {192, 192}, {320, 128}, {128, 320}, {128, 128}, {192, 128}, {128, 192}, {128, 64},
+    {64, 128},  {64, 64},   {64, 256},  {256, 64},  {96, 128},  {128, 96},  {8, 128},   {16, 128},  {32, 128},
+    {8, 256},   {16, 256},  {32, 256},  {64, 8},    {64, 16},   {64, 32},   {128, 8},   {128, 16},  {128, 32},
+    {256, 8},   {256, 16},  {256, 32},  {8, 64},    {16, 64},   {32, 64},
+};
+// TF32 kernels come in fewer shapes (4-byte operands fill shared memory twice as fast). Library
+// fact: the tf32 tile shapes of CUTLASS's sm80/sm90 GEMM instances.
+constexpr Tile kTf32Tiles[] = {{256, 128}, {128, 256}, {128, 128}, {128, 64}, {64, 128}, {64, 64}};
+// SIMT (FP32/FP64 without tensor cores) tiles. Library fact: CUTLASS SIMT GEMM instances
+// (cutlass_simt_sgemm_<tm>x<tn>_8x*).
+constexpr Tile kSimtTiles[] = {{256, 128}, {128, 256}, {128, 128}, {128, 64},
+                               {64, 128},  {64, 64},   {32, 128},  {128, 32}};
+
+// One of the tile tables above, walked in order.
+struct TileList {
+  const Tile* first;
+  const Tile* last;
+  [[nodiscard]] const Tile* begin() const { return first; }
+  [[nodiscard]] const Tile* end() const { return last; }
+};
+template <std::size_t N>
+TileList tile_list(const Tile (&tiles)[N]) {
+  return {std::begin(tiles), std::end(tiles)};
 }
 
-// TF32 kernels come in fewer shapes (4-byte operands fill shared memory twice as fast).
-const std::vector<Tile>& tf32_tiles() {
-  static const std::vector<Tile> kTiles{{256, 128}, {128, 256}, {128, 128}, {128, 64}, {64, 128}, {64, 64}};
-  return kTiles;
+double ceil_div(double a, double b) {
+  return std::ceil(a / b);
 }
-
-// SIMT (FP32/FP64 without tensor cores) tiles of CUTLASS-style kernels.
-const std::vector<Tile>& simt_tiles() {
-  static const std::vector<Tile> kTiles{{256, 128}, {128, 256}, {128, 128}, {128, 64}, {64, 128}, {64, 64}, {32, 128},
-                                        {128, 32}};
-  return kTiles;
-}
-
-double ceil_div(double a, double b) { return std::ceil(a / b); }
 
 // A GEMM kernel's prologue and final drain: setup, the first tile's pipeline fill and the last
 // tile's epilogue, exposed once per kernel (about 1.5 us on Hopper; dev half of the H200 run).
@@ -55,7 +62,6 @@ constexpr double kTileReadEfficiency = 0.88;
 // the epilogue's staging tile and the pipeline barriers (CUTLASS sm90 collective builders' stage
 // count; library fact).
 constexpr double kSharedBudgetFraction = 0.85;
-
 
 // Split-K factors libraries try, and their limits: each split keeps at least this many K steps,
 // and the grid stays under this many blocks per SM (cuBLASLt heuristics as seen in its kernel
@@ -84,6 +90,38 @@ constexpr double kEpilogueBytesPerCycle = 64;
 constexpr double kEpilogueExposedShare = 0.5;
 // Libraries never pick tiles more than twice the problem along a side (beyond 64).
 constexpr double kMaxTileOvershoot = 2;
+// The overshoot rule measures a problem side of at least the smallest tile side (8), and tiles up
+// to 64 along a side are always tried (assumption, matching the skinny tiles above).
+constexpr double kSmallestTileSide = 8;
+constexpr double kAlwaysTriedTileSide = 64;
+// Tensor-core kernels run one block per SM (their stages fill its shared memory; library fact).
+constexpr int kTensorBlocksPerSm = 1;
+// Large tensor-core tiles run as 2-CTA clusters; each CTA loads half of the multicast A tile
+// (cuBLAS nvjet kernel names carry a 2x1 cluster shape; library fact).
+constexpr double kClusterCtas = 2;
+// Compute capability that introduced wgmma and thread-block clusters (Hopper; CUDA programming
+// guide): below it mma.sync is the library path and no cluster multicasts.
+constexpr int kHopperCcMajor = 9;
+// Split-K partials are written and reduced in fp32 (cuBLAS split-K workspace; library fact), and
+// the reduce kernel spends this many lane instructions per partial read (load, convert, add,
+// address; assumption).
+constexpr double kPartialBytes = 4;
+constexpr double kReduceInstructionsPerPartial = 4;
+// DRAM round trips a tile waits for serially: its first stages' loads (the rest are pipelined).
+constexpr double kTileDramRounds = 1;
+// K step of a tensor-core stage: one 128-byte operand row (wgmma kernels) or one 64-byte row
+// (mma.sync kernels), never below 8 elements (library fact: CUTLASS tile K of 64 bf16 / 128 fp8,
+// 32 bf16 for sm80 kernels; 8 is the mma instruction's smallest K).
+constexpr double kTensorKStepBytes = 128;
+constexpr double kWarpMmaKStepBytes = 64;
+constexpr double kMinKStepElements = 8;
+// Rasterization search: wave shapes tried grow by this factor in rows (assumption: a coarse
+// search; finer steps change the byte count by little).
+constexpr double kRasterRowsGrowth = 1.5;
+// Shapes with at most this many rows (or columns) run cuBLAS's GEMV kernel on the FMA path, which
+// skips most of a GEMM's prologue (half its startup; assumption).
+constexpr double kGemvMaxRows = 4;
+constexpr double kGemvStartupCycles = kStartupCycles / 2;
 
 Pipe pipe_for(DataType t, const device::Device& gpu) {
   if (t == DataType::fp64) return Pipe::fp64;
@@ -94,9 +132,13 @@ Pipe pipe_for(DataType t, const device::Device& gpu) {
 
 }  // namespace
 
-double gemm_k_step(DataType t) { return std::max(8.0, 128.0 / bytes_per_element(t)); }
+double gemm_k_step(DataType t) {
+  return std::max(kMinKStepElements, kTensorKStepBytes / bytes_per_element(t));
+}
 
-double warp_mma_k_step(DataType t) { return std::max(8.0, 64.0 / bytes_per_element(t)); }
+double warp_mma_k_step(DataType t) {
+  return std::max(kMinKStepElements, kWarpMmaKStepBytes / bytes_per_element(t));
+}
 
 double gemm_dram_bytes(const GemmShape& g, double tm, double tn, double concurrent, double l2_reuse_bytes) {
   const double e_in = bytes_per_element(g.in);
@@ -112,7 +154,7 @@ double gemm_dram_bytes(const GemmShape& g, double tm, double tn, double concurre
   // rows x cols tiles chosen (by rasterization) to minimize the panels it touches.
   const double w = std::max(1.0, std::min(concurrent, tiles));
   double best = 1e300;
-  for (double rows = 1; rows <= std::min(tiles_m, w); rows = std::ceil(rows * 1.5)) {
+  for (double rows = 1; rows <= std::min(tiles_m, w); rows = std::ceil(rows * kRasterRowsGrowth)) {
     const double cols = std::min(tiles_n, std::ceil(w / rows));
     const double a_frac = std::min(1.0, rows / tiles_m);
     const double b_frac = std::min(1.0, cols / tiles_n);
@@ -129,26 +171,29 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
   const bool tensor = pipe_for(g.in, gpu) == Pipe::tensor;
   const bool warp_mma = tensor && g.warp_mma;
   // Before Hopper mma.sync is the library path itself: its rate is the tensor rate.
-  const Pipe pipe = warp_mma && gpu.cc_major() >= 9 ? Pipe::mma_sync : pipe_for(g.in, gpu);
+  const Pipe pipe = warp_mma && gpu.cc_major() >= kHopperCcMajor ? Pipe::mma_sync : pipe_for(g.in, gpu);
   const double e_in = bytes_per_element(g.in);
   const double e_out = bytes_per_element(g.out);
   const double tk = !tensor ? kSimtKStep : warp_mma ? warp_mma_k_step(g.in) : gemm_k_step(g.in);
   const double smem_budget = kSharedBudgetFraction * gpu.shared_bytes_per_sm();
   const double l2_reuse_bytes = gpu.l2_reuse_bytes();
   const int sms = gpu.sms();
-  const auto& tiles = !tensor ? simt_tiles() : g.in == DataType::tf32 ? tf32_tiles() : tensor_tiles();
+  const TileList tiles = !tensor                  ? tile_list(kSimtTiles)
+                         : g.in == DataType::tf32 ? tile_list(kTf32Tiles)
+                                                  : tile_list(kTensorTiles);
 
   std::vector<PlanOption> options;
   for (const Tile& t : tiles) {
     // Skip tiles far larger than the problem: libraries never pick them.
-    if (t.tm > kMaxTileOvershoot * std::max(g.m, 8.0) && t.tm > 64) continue;
-    if (t.tn > kMaxTileOvershoot * std::max(g.n, 8.0) && t.tn > 64) continue;
+    if (t.tm > kMaxTileOvershoot * std::max(g.m, kSmallestTileSide) && t.tm > kAlwaysTriedTileSide) continue;
+    if (t.tn > kMaxTileOvershoot * std::max(g.n, kSmallestTileSide) && t.tn > kAlwaysTriedTileSide) continue;
     const double tiles_mn = ceil_div(g.m, t.tm) * ceil_div(g.n, t.tn) * g.batch;
     // K steps the kernel executes: implicit GEMM pads each filter tap to whole K steps
     // (k_padding_factor), so the executed depth is k x factor, rounded to the step once.
     const double k_steps_total = ceil_div(g.k * g.k_padding_factor, tk);
     for (double split : kSplitKFactors) {
-      if (split > 1 && (k_steps_total / split < kMinKStepsPerSplit || tiles_mn * split > kMaxSplitBlocksPerSm * sms))
+      if (split > 1 &&
+          (k_steps_total / split < kMinKStepsPerSplit || tiles_mn * split > kMaxSplitBlocksPerSm * sms))
         continue;
       const double k_per_split = std::ceil(k_steps_total / split) * tk;
       const double blocks = tiles_mn * split;
@@ -162,13 +207,16 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
       const double area = t.tm * t.tn;
 
       KernelPlan k;
-      k.name = std::string(warp_mma ? "mma.sync gemm " : tensor ? "gemm " : "simt gemm ") + std::to_string(int(t.tm)) + "x" +
-               std::to_string(int(t.tn)) + (split > 1 ? " split-k " + std::to_string(int(split)) : "");
+      k.name = std::string(warp_mma ? "mma.sync gemm "
+                           : tensor ? "gemm "
+                                    : "simt gemm ") +
+               std::to_string(int(t.tm)) + "x" + std::to_string(int(t.tn)) +
+               (split > 1 ? " split-k " + std::to_string(int(split)) : "");
       k.blocks = blocks;
       k.threads = tensor && !warp_mma && area >= kLargeTileArea ? kLargeTileThreads : kTileThreads;
       k.registers = tensor ? kTensorRegisters : kSimtRegisters;
       k.shared_bytes = smem;
-      k.max_blocks_per_sm = tensor ? 1 : kSimtBlocksPerSm;
+      k.max_blocks_per_sm = tensor ? kTensorBlocksPerSm : kSimtBlocksPerSm;
       k.pipe = pipe;
       k.dtype = g.in;
       const double k_exec = k_per_split;
@@ -176,20 +224,23 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
       // wgmma needs 64 rows per warpgroup: a side narrower than 64 wastes tensor-core issue.
       const double narrow = std::min(t.tm, t.tn);
       k.pipe_efficiency = g.efficiency * (warp_mma ? 1.0 : std::min(1.0, narrow / gpu.tensor_tile_rows()));
-      const double out_tile_bytes = t.tm * t.tn * (split > 1 ? 4.0 : e_out);
+      const double out_tile_bytes = t.tm * t.tn * (split > 1 ? kPartialBytes : e_out);
       // On Hopper and later, large tensor-core tiles run as 2-CTA clusters that multicast the A
       // tile to both CTAs (thread-block clusters do not exist before compute capability 9).
-      const double a_share =
-          tensor && !warp_mma && g.cluster_multicast && area >= kLargeTileArea && gpu.cc_major() >= 9 ? 0.5 : 1.0;
+      const double a_share = tensor && !warp_mma && g.cluster_multicast && area >= kLargeTileArea &&
+                                     gpu.cc_major() >= kHopperCcMajor
+                                 ? 1.0 / kClusterCtas
+                                 : 1.0;
       k.l2_bytes = (a_share * t.tm + t.tn) * k_exec * e_in + out_tile_bytes;
       const double concurrent = std::min(blocks, double(sms));
       double dram = gemm_dram_bytes(g, t.tm, t.tn, concurrent / split, l2_reuse_bytes);
-      if (split > 1) dram += g.batch * g.m * g.n * 4.0 * split;  // fp32 partials (leave L2 under load)
+      if (split > 1)
+        dram += g.batch * g.m * g.n * kPartialBytes * split;  // fp32 partials (leave L2 under load)
       k.dram_bytes = dram / blocks;
       k.dram_read_efficiency = kTileReadEfficiency;
       // The first stages' loads; the epilogue store that the next tile cannot hide; and, once per
       // kernel, the prologue (tensor-map fetch, barrier setup) and the last tile's drain.
-      k.dram_rounds = 1;
+      k.dram_rounds = kTileDramRounds;
       k.fixed_cycles = kTileFixedCycles + kEpilogueExposedShare * out_tile_bytes / kEpilogueBytesPerCycle;
       k.startup_cycles = kStartupCycles;
 
@@ -199,19 +250,20 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
       option.kernels.push_back(k);
       if (split > 1) {
         const double elements = g.batch * g.m * g.n;
-        option.kernels.push_back(
-            streaming_kernel("split-k reduce", elements, elements * 4.0 * split, elements * e_out, 4.0 * split, gpu));
+        option.kernels.push_back(streaming_kernel("split-k reduce", elements,
+                                                  elements * kPartialBytes * split, elements * e_out,
+                                                  kReduceInstructionsPerPartial * split, gpu));
       }
       options.push_back(std::move(option));
     }
   }
   // Matrix-vector shapes: libraries switch to a GEMV kernel that streams the matrix once.
-  if (!tensor && std::min(g.m, g.n) <= 4) {
+  if (!tensor && std::min(g.m, g.n) <= kGemvMaxRows) {
     const double rows = std::max(g.m, g.n);
     const double matrix = rows * g.k * e_in * g.batch;
     KernelPlan k = streaming_kernel("gemv", rows * g.k * g.batch, matrix + std::min(g.m, g.n) * g.k * e_in,
                                     std::min(g.m, g.n) * rows * e_out * g.batch, 2 * std::min(g.m, g.n), gpu);
-    k.startup_cycles = kStartupCycles / 2;
+    k.startup_cycles = kGemvStartupCycles;
     options.push_back(PlanOption{"gemv", {k}, 0});
   }
   if (options.empty()) throw UnsupportedError("no GEMM configuration fits this GPU");
