@@ -14,6 +14,9 @@
 #include "hardware/overrides.h"
 #include "sim/simulator.h"
 #include "workloads/generate.h"
+#include "workloads/trace/kineto_trace.h"
+#include "workloads/trace/trace_links.h"
+#include "workloads/trace/trace_workload.h"
 #include "workloads/model_config.h"
 #include "workloads/workload_file.h"
 
@@ -165,8 +168,15 @@ int set_vary(const std::uint8_t* data, std::size_t size) {
 }
 
 int trace_import(const std::uint8_t* data, std::size_t size) {
-  (void)data;
-  (void)size;
+  // A Kineto trace as text: parsed, its step chosen, linked, imported against the H100 and replayed.
+  try {
+    auto trace = trace::parse_kineto_trace(std::string(reinterpret_cast<const char*>(data), size), "fuzz.json");
+    const auto window = trace::select_step(trace, "");
+    const auto imported = trace::import_trace(trace, window, catalog().load("h100-sxm"), "fuzz");
+    sim::Simulator simulator(catalog().load("h100-sxm"));
+    (void)simulator.predict(imported.workload);
+  } catch (const Error&) {
+  }
   return 0;
 }
 

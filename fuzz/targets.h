@@ -18,7 +18,7 @@ int workload_file(const std::uint8_t* data, std::size_t size);
 int model_file(const std::uint8_t* data, std::size_t size);
 // Lines of `--set key=value` and `--vary spec` text (a line starting with "vary " is a --vary spec).
 int set_vary(const std::uint8_t* data, std::size_t size);
-// The trace importer, once it exists (issue: import Nsight/PyTorch traces); a no-op until then.
+// The profiler-trace importer: Kineto JSON parsed, a step selected, linked, imported and replayed.
 int trace_import(const std::uint8_t* data, std::size_t size);
 
 // Where the catalog lives (the source tree; GPUCAST_HOME overrides).
