@@ -109,7 +109,11 @@ Kernel read_kernel(const toml::table& table, size_t index, const std::string& fi
   k.name = op + "_" + std::to_string(index);
 
   ParamMap params;
-  for (auto&& [key, node] : table) {
+  for (auto&& entry : table) {
+    // Named references, not a structured binding: the lambda below captures the key, which C++17
+    // allows for references but not for structured bindings (clang rejects it).
+    const toml::key& key = entry.first;
+    const toml::node& node = entry.second;
     const std::string_view name = key.str();
     if (name == "op") continue;
     // The key's position, only when an error needs it (a file path per key cost a tenth of a load).
