@@ -81,4 +81,14 @@ bool is_plain_name(std::string_view name) {
   return true;
 }
 
+bool is_file(const std::filesystem::path& path) noexcept {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(path, ec) && !ec;
+}
+
+bool path_exists(const std::filesystem::path& path) noexcept {
+  std::error_code ec;
+  return std::filesystem::exists(path, ec) && !ec;
+}
+
 }  // namespace gpucast

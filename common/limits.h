@@ -25,6 +25,11 @@ constexpr std::uintmax_t kDefaultMaxInputBytes = 64ull << 20;
 // a * b, or nullopt when it overflows int64 (either operand negative is allowed).
 [[nodiscard]] std::optional<std::int64_t> checked_mul(std::int64_t a, std::int64_t b);
 
+// Filesystem queries that never throw: a name too long for the filesystem, a permission error or
+// any other failure reads as "no such file" (the caller's error then names the file).
+[[nodiscard]] bool is_file(const std::filesystem::path& path) noexcept;
+[[nodiscard]] bool path_exists(const std::filesystem::path& path) noexcept;
+
 // A name read from a file that picks another file (architecture = "hopper"): letters, digits,
 // '-', '_' and '.', not starting with '.', at most 64 characters, so it cannot leave its folder.
 [[nodiscard]] bool is_plain_name(std::string_view name);

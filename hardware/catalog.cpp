@@ -7,6 +7,7 @@
 #include "hardware/gpu_names.h"
 #include "hardware/key_schema.h"
 #include "common/suggest.h"
+#include "common/limits.h"
 
 namespace gpucast::hw {
 namespace fs = std::filesystem;
@@ -76,7 +77,7 @@ void apply_architecture_defaults(const Catalog& catalog, const std::string& gpu_
     throw InputError(SourceLocation{gpu_file}, "architecture", "missing required key");
   const std::string arch = std::get<std::string>(arch_it->second.value);
   const fs::path arch_file = catalog.architectures_dir() / (arch + ".toml");
-  if (!fs::exists(arch_file))
+  if (!path_exists(arch_file))
     throw InputError(arch_it->second.where, "architecture",
                      "unknown architecture '" + arch + "'" + did_you_mean(arch, catalog.architectures()) +
                          "; defaults files live in " + catalog.architectures_dir().string());
@@ -137,9 +138,9 @@ std::vector<std::string> Catalog::architectures() const { return stems_in(archit
 
 fs::path Catalog::locate(const std::string& id_or_file) const {
   if (looks_like_path(id_or_file)) {
-    if (fs::is_regular_file(id_or_file)) return fs::path(id_or_file);
+    if (is_file(id_or_file)) return fs::path(id_or_file);
     const fs::path under_hardware = hardware_dir_ / (id_or_file + ".toml");
-    if (id_or_file.rfind("calibrated/", 0) == 0 && fs::is_regular_file(under_hardware)) return under_hardware;
+    if (id_or_file.rfind("calibrated/", 0) == 0 && is_file(under_hardware)) return under_hardware;
     throw InputError(SourceLocation{id_or_file}, "", "no such hardware description file");
   }
   return catalog_dir() / (resolve(id_or_file) + ".toml");
@@ -150,7 +151,7 @@ AliasTable Catalog::aliases() const { return read_alias_table(catalog_dir() / "_
 std::string Catalog::resolve(const std::string& id_or_file) const {
   if (looks_like_path(id_or_file)) return id_or_file;
   const fs::path in_catalog = catalog_dir() / (id_or_file + ".toml");
-  if (fs::is_regular_file(in_catalog)) return id_or_file;
+  if (is_file(in_catalog)) return id_or_file;
   return resolve_gpu_name(id_or_file, ids(), aliases());
 }
 
@@ -179,7 +180,7 @@ GpuSpec Catalog::load(const std::string& id_or_file, const std::vector<Override>
                        "(or below it)");
     try {
       if (looks_like_path(target) && fs::path(target).is_relative() &&
-          fs::is_regular_file(current.parent_path() / target))
+          is_file(current.parent_path() / target))
         current = current.parent_path() / target;
       else
         current = locate(target);

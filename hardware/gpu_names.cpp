@@ -7,6 +7,7 @@
 #include "common/errors.h"
 #include "common/suggest.h"
 #include "common/toml_source.h"
+#include "common/limits.h"
 
 namespace gpucast::hw {
 namespace {
@@ -54,7 +55,7 @@ std::string joined(const std::vector<std::string>& ids) {
 
 AliasTable read_alias_table(const std::filesystem::path& file) {
   AliasTable table;
-  if (!std::filesystem::exists(file)) return table;
+  if (!path_exists(file)) return table;
   const toml::table root = parse_toml_file(file);
   const std::string where_file = file.string();
   for (auto&& [key, node] : root) {

@@ -6,6 +6,7 @@
 
 #include "common/suggest.h"
 #include "hardware/description_reader.h"
+#include "common/limits.h"
 
 namespace gpucast::hw {
 namespace fs = std::filesystem;
@@ -61,11 +62,11 @@ std::vector<std::string> HostCatalog::ids() const {
 
 fs::path HostCatalog::locate(const std::string& id_or_file) const {
   if (looks_like_path(id_or_file)) {
-    if (fs::is_regular_file(id_or_file)) return fs::path(id_or_file);
+    if (is_file(id_or_file)) return fs::path(id_or_file);
     throw InputError(SourceLocation{id_or_file}, "", "no such host description file");
   }
   const fs::path in_catalog = dir_ / (id_or_file + ".toml");
-  if (fs::is_regular_file(in_catalog)) return in_catalog;
+  if (is_file(in_catalog)) return in_catalog;
   throw InputError(SourceLocation{"--host " + id_or_file}, "host",
                    "unknown host '" + id_or_file + "'" + did_you_mean(id_or_file, ids()) +
                        "; hosts live in " + dir_.string() + ", or pass a .toml path");
@@ -99,7 +100,7 @@ HostSpec HostCatalog::load(const std::string& id_or_file, const std::vector<Over
     const std::string target = std::get<std::string>(ext->second.value);
     try {
       if (looks_like_path(target) && fs::path(target).is_relative() &&
-          fs::is_regular_file(current.parent_path() / target))
+          is_file(current.parent_path() / target))
         current = current.parent_path() / target;
       else
         current = locate(target);

@@ -6,6 +6,7 @@
 #include "common/suggest.h"
 #include "hardware/description_reader.h"
 #include "hardware/system_keys.h"
+#include "common/limits.h"
 
 namespace gpucast::hw {
 namespace fs = std::filesystem;
@@ -108,13 +109,13 @@ std::vector<std::string> SystemCatalog::ids() const {
 
 fs::path SystemCatalog::locate(const std::string& id_or_file) const {
   if (looks_like_path(id_or_file)) {
-    if (fs::is_regular_file(id_or_file)) return fs::path(id_or_file);
+    if (is_file(id_or_file)) return fs::path(id_or_file);
     const fs::path under_hardware = gpus_.hardware_dir() / (id_or_file + ".toml");
-    if (id_or_file.rfind("calibrated/", 0) == 0 && fs::is_regular_file(under_hardware)) return under_hardware;
+    if (id_or_file.rfind("calibrated/", 0) == 0 && is_file(under_hardware)) return under_hardware;
     throw InputError(SourceLocation{id_or_file}, "", "no such system description file");
   }
   const fs::path in_catalog = systems_dir() / (id_or_file + ".toml");
-  if (fs::is_regular_file(in_catalog)) return in_catalog;
+  if (is_file(in_catalog)) return in_catalog;
   throw InputError(SourceLocation{}, "--system",
                    "unknown system '" + id_or_file + "'" + did_you_mean(id_or_file, ids()) +
                        "; `gpucast hw systems` lists them, or pass a .toml path, or --gpus NxGPU");
@@ -136,7 +137,7 @@ SystemSpec SystemCatalog::load(const std::string& id_or_file, const SplitOverrid
     const std::string target = std::get<std::string>(ext->second.value);
     try {
       if (looks_like_path(target) && fs::path(target).is_relative() &&
-          fs::is_regular_file(current.parent_path() / target))
+          is_file(current.parent_path() / target))
         current = current.parent_path() / target;
       else
         current = locate(target);
@@ -158,7 +159,7 @@ SystemSpec SystemCatalog::load(const std::string& id_or_file, const SplitOverrid
   }
   // Defaults for what the chain leaves out.
   const fs::path defaults_file = systems_dir() / "_defaults.toml";
-  if (fs::is_regular_file(defaults_file)) {
+  if (is_file(defaults_file)) {
     const RawSystem defaults = read_system_file(defaults_file);
     for (const auto& [path, value] : defaults.values)
       if (!values.count(path)) values[path] = value;
@@ -174,7 +175,7 @@ SystemSpec SystemCatalog::load(const std::string& id_or_file, const SplitOverrid
   const FlatValue& gpu_value = values.at("gpu");
   std::string gpu_ref = std::get<std::string>(gpu_value.value);
   if (looks_like_path(gpu_ref) && fs::path(gpu_ref).is_relative() && !gpu_base_dir.empty() &&
-      fs::is_regular_file(fs::path(gpu_base_dir) / gpu_ref))
+      is_file(fs::path(gpu_base_dir) / gpu_ref))
     gpu_ref = (fs::path(gpu_base_dir) / gpu_ref).string();
   GpuSpec gpu;
   try {
@@ -308,7 +309,7 @@ SystemSpec SystemCatalog::from_shorthand(const std::string& text_in, const Split
                                             "host.pcie_gbps x efficiency.pcie"),
                                 where};
   const fs::path defaults_file = systems_dir() / "_defaults.toml";
-  if (fs::is_regular_file(defaults_file)) {
+  if (is_file(defaults_file)) {
     const RawSystem defaults = read_system_file(defaults_file);
     for (const auto& [path, value] : defaults.values)
       if (!values.count(path)) values[path] = value;

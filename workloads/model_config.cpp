@@ -5,6 +5,7 @@
 #include "common/errors.h"
 #include "common/suggest.h"
 #include "common/toml_source.h"
+#include "common/limits.h"
 
 namespace gpucast::wl {
 namespace {
@@ -288,7 +289,7 @@ ModelConfig read_model_file(const std::filesystem::path& path) {
 ModelConfig load_model(const std::string& name_or_file) {
   if (auto p = preset(name_or_file)) return *p;
   const std::filesystem::path path(name_or_file);
-  if (std::filesystem::is_regular_file(path)) return read_model_file(path);
+  if (is_file(path)) return read_model_file(path);
   throw InputError(SourceLocation{}, "", "unknown model '" + name_or_file + "'" + did_you_mean(name_or_file, preset_names()) +
                                              "; give a preset or a model TOML file");
 }
