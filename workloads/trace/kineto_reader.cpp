@@ -40,9 +40,11 @@ double number(od::value v) {
   }
 }
 
+// -1 for what is not a number an int64 holds (a conversion out of range is undefined behaviour;
+// found by the trace_import fuzz harness).
 std::int64_t integer(od::value v) {
   const double d = number(v);
-  return std::isfinite(d) ? static_cast<std::int64_t>(d) : -1;
+  return std::isfinite(d) && std::fabs(d) < 9.2e18 ? static_cast<std::int64_t>(d) : -1;
 }
 
 // pid/tid are numbers, or strings such as "stream 7" in older traces.
@@ -50,9 +52,9 @@ std::int64_t thread_id(od::value v) {
   if (v.type() == od::json_type::number) return integer(v);
   if (v.type() == od::json_type::string) {
     const std::string_view s = v.get_string();
-    std::int64_t h = 0;
+    std::uint64_t h = 0;  // unsigned: the hash wraps instead of overflowing
     for (char c : s) h = h * 131 + static_cast<unsigned char>(c);
-    return h;
+    return static_cast<std::int64_t>(h >> 1);
   }
   return 0;
 }
