@@ -23,39 +23,31 @@ std::string_view row_op_name(RowOpKind kind) {
   }
 }
 
+namespace {
+// reduce and softmax: rows and the length of the last dimension.
+OpDef last_dim_def(std::string_view name, std::string_view rows, std::string_view cols, std::string_view what) {
+  return {name,
+          {{"rows", P::integer, kReq, "", {}, rows}, {"cols", P::integer, kReq, "", {}, cols},
+           {"dtype", P::dtype, kReq, "", {}, "type"}},
+          what};
+}
+// layernorm and rmsnorm: rows, the normalized size, and the backward switch.
+OpDef norm_def(std::string_view name, std::string_view backward, std::string_view what) {
+  return {name,
+          {{"rows", P::integer, kReq, "", {}, "rows (tokens)"},
+           {"hidden", P::integer, kReq, "", {}, "normalized size"},
+           {"dtype", P::dtype, kReq, "", {}, "type"},
+           {"backward", P::boolean, kOpt, "false", {}, backward}},
+          what};
+}
+}  // namespace
+
 std::vector<OpDef> OpFamily<RowOp>::defs() {
-  return {{"reduce",
-           {{"rows", P::integer, kReq, "", {}, "independent reductions"},
-            {"cols", P::integer, kReq, "", {}, "elements reduced per row"},
-            {"dtype", P::dtype, kReq, "", {}, "type"}},
-           "sum over the last dimension"},
-          {"softmax",
-           {{"rows", P::integer, kReq, "", {}, "rows"},
-            {"cols", P::integer, kReq, "", {}, "softmax length"},
-            {"dtype", P::dtype, kReq, "", {}, "type"}},
-           "softmax over the last dimension"},
-          {"layernorm",
-           {{"rows", P::integer, kReq, "", {}, "rows (tokens)"},
-            {"hidden", P::integer, kReq, "", {}, "normalized size"},
-            {"dtype", P::dtype, kReq, "", {}, "type"},
-            {"backward",
-             P::boolean,
-             kOpt,
-             "false",
-             {},
-             "the backward pass (dX, dweight, dbias) instead of the forward"}},
-           "layer normalization with weight and bias"},
-          {"rmsnorm",
-           {{"rows", P::integer, kReq, "", {}, "rows (tokens)"},
-            {"hidden", P::integer, kReq, "", {}, "normalized size"},
-            {"dtype", P::dtype, kReq, "", {}, "type"},
-            {"backward",
-             P::boolean,
-             kOpt,
-             "false",
-             {},
-             "the backward pass (dX, dweight) instead of the forward"}},
-           "RMS normalization with weight"}};
+  return {last_dim_def("reduce", "independent reductions", "elements reduced per row", "sum over the last dimension"),
+          last_dim_def("softmax", "rows", "softmax length", "softmax over the last dimension"),
+          norm_def("layernorm", "the backward pass (dX, dweight, dbias) instead of the forward",
+                   "layer normalization with weight and bias"),
+          norm_def("rmsnorm", "the backward pass (dX, dweight) instead of the forward", "RMS normalization with weight")};
 }
 
 RowOp OpFamily<RowOp>::build(std::string_view name, const ParamReader& p) {
