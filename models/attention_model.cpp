@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "common/errors.h"
+#include "models/attention_backward.h"
 #include "models/helper_kernels.h"
 
 namespace gpucast::models {
@@ -43,13 +44,6 @@ constexpr double kEfficientBlock = 64;
 constexpr double kEfficientOverlap = 0.25;
 // Causal kernels mask the diagonal tiles element by element.
 constexpr double kCausalEfficiency = 0.9;
-// Backward kernels run five products per tile with atomics on dQ: FlashAttention-3 reports about
-// 0.75-0.8 of the forward's throughput on H100 (Shah et al. 2024).
-constexpr double kBackwardEfficiency = 0.78;
-// Backward work over the forward's (FlashAttention-2 paper, Algorithm 2): five matrix products
-// against two (2.5x), and the softmax recomputed plus its gradient (2x the SIMT instructions).
-constexpr double kBackwardProductsPerForward = 2.5;
-constexpr double kBackwardSimtPerForward = 2;
 // Compute capabilities with warpgroup (wgmma / tcgen05) tensor-core instructions: datacenter
 // Hopper (9.x) and Blackwell (10.x); consumer Blackwell (12.x) runs warp-level mma kernels (CUDA
 // programming guide). FlashAttention-2 needs compute capability 8.0 (its README).
@@ -185,22 +179,15 @@ PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
   const double scores = block_q * block_kv * steps;
   k.pipe_flops = 4 * d * scores;
   // The diagonal step of a causal block computes a full tile and masks half of it.
-  k.pipe_efficiency = (a.causal ? kCausalEfficiency : 1.0) * (a.backward ? kBackwardEfficiency : 1.0);
+  k.pipe_efficiency = a.causal ? kCausalEfficiency : 1.0;
   k.simt_instructions = kSoftmaxInstructionsPerScore * scores;
   k.sfu_ops = scores;
-  if (a.backward) {
-    // dV, dP, dQ, dK and the recomputed scores: 2.5x the forward's products; the softmax's
-    // recomputation and its gradient double the SIMT work; the exponentials are recomputed once.
-    k.name = "flash attention bwd" + k.name.substr(std::string("flash attention fwd").size());
-    k.pipe_flops *= kBackwardProductsPerForward;
-    k.simt_instructions *= kBackwardSimtPerForward;
-  }
   k.overlap = tiles.overlap;
   // DRAM: Q, K, V and O once (the K/V of one head is shared by its query blocks through L2).
   const double q_bytes = bh * double(a.seq_q) * d * e;
   const double kv_bytes = 2.0 * a.batch * a.kv_heads * double(a.seq_kv) * d * e;
-  k.dram_bytes = (a.backward ? 4 * q_bytes + 2 * kv_bytes : 2 * q_bytes + kv_bytes) / k.blocks;
-  k.l2_bytes = (a.backward ? 2 : 1) * (2 * block_q * d * e + steps * 2 * block_kv * d * e);
+  k.dram_bytes = (2 * q_bytes + kv_bytes) / k.blocks;
+  k.l2_bytes = 2 * block_q * d * e + steps * 2 * block_kv * d * e;
   k.dram_rounds = kAttentionDramRounds;  // Q, then the first K/V stage
   k.fixed_cycles = kPrefillFixedCycles;
   PlanOption option{k.name, {memset_kernel(gpu), k}, 0};
@@ -284,17 +271,33 @@ PlanOption math_attention(const wl::AttentionOp& a) {
   softmax.rows = bh * a.seq_q;
   softmax.cols = a.seq_kv;
   softmax.dtype = t;
-  PlanOption option{"math attention (unfused)", {}, 0};
+  PlanOption option{"math attention (unfused)", {}, 0, {}};
   option.sub_ops = {qk, scale, softmax, pv};
-  if (a.backward) option.sub_ops = {qk, scale, softmax, pv, pv, qk, scale, softmax, qk, pv};
+  if (a.backward) {
+    // Autograd walks the saved graph back (no forward recompute): dV = P^T dO and dP = dO V^T, the
+    // softmax's backward on the scores (the product with P, then softmax_backward's row pass), and
+    // dQ = dS K, dK = dS^T Q: three d-wide products over the sequence and one score-sized one.
+    wl::ElementwiseOp grad_mul = scale;
+    grad_mul.inputs = 2;
+    option.sub_ops = {pv, qk, grad_mul, softmax, pv, pv};
+  }
   if (upcast) {
     wl::ElementwiseOp q_in, kv_in, out;
     q_in.elements = out.elements = bh * a.seq_q * a.head_dim;
     kv_in.elements = a.batch * a.kv_heads * a.seq_kv * a.head_dim;
     q_in.dtype = kv_in.dtype = out.out_dtype = a.dtype;
     q_in.out_dtype = kv_in.out_dtype = out.dtype = DataType::fp32;
-    option.sub_ops.insert(option.sub_ops.begin(), {q_in, kv_in, kv_in});
-    option.sub_ops.push_back(out);
+    if (!a.backward) {
+      option.sub_ops.insert(option.sub_ops.begin(), {q_in, kv_in, kv_in});
+      option.sub_ops.push_back(out);
+    } else {
+      // dO cast up; the scale's gradient on dQ and dK (fp32); dQ, dK and dV cast back.
+      wl::ElementwiseOp q_scale = q_in, kv_out = out;
+      q_scale.dtype = q_scale.out_dtype = DataType::fp32;
+      kv_out.elements = kv_in.elements;
+      option.sub_ops.insert(option.sub_ops.begin(), q_in);
+      option.sub_ops.insert(option.sub_ops.end(), {q_scale, q_scale, out, kv_out, kv_out});
+    }
   }
   return option;
 }
@@ -303,8 +306,9 @@ std::vector<PlanOption> AttentionModel::plan(const wl::Op& op, const device::Dev
   const auto& a = std::get<wl::AttentionOp>(op);
   const wl::AttentionBackend backend = resolve_backend(a, gpu);
   if (backend == wl::AttentionBackend::math) return {math_attention(a)};
-  (void)warpgroup_kernel(backend, gpu);  // a backend the GPU cannot run is an error, decode included
-  gpu.require_tensor(a.dtype);           // fused kernels need tensor cores for this type
+  const bool warpgroup = warpgroup_kernel(backend, gpu);  // a backend the GPU cannot run is an error
+  gpu.require_tensor(a.dtype);                            // fused kernels need tensor cores for this type
+  if (a.backward) return {attention_backward_plan(a, backend, warpgroup, gpu)};
   const bool fused_decode =
       double(a.seq_q) < kDecodeRows && !a.backward && backend != wl::AttentionBackend::efficient;
   if (fused_decode) {
