@@ -38,10 +38,19 @@ constexpr double kDecodeFixedCycles = 1000;
 constexpr int kDecodeThreads = 128;
 constexpr int kDecodeRegisters = 128;
 constexpr double kDecodeWavesTarget = 2;
-// The memory-efficient kernel's tiles, and the share of its softmax hidden under the products
-// (one warp does both, without FlashAttention-2's reordering of the rescale; assumption).
+// The memory-efficient kernel's tiles (fmha_cutlassF_*_aligned_64x64_rf_sm80 for head_dim up to 64,
+// ..._64x128_rf_sm80 above, in the H100 and H200 profiles; library fact): 64 queries per block, 64 or
+// 128 keys per step. One warp does the products and the softmax in turn: nothing hidden (dev).
 constexpr double kEfficientBlock = 64;
-constexpr double kEfficientOverlap = 0.25;
+constexpr double kEfficientLargeBlockKV = 128;
+constexpr double kEfficientSmallHeadDim = 64;
+constexpr double kEfficientOverlap = 0;
+// Share of the mma.sync rate its products reach: 4 warps per block, the scores kept in registers
+// ("rf"), one K/V stage (dev: attention-1018, b1 h32 8192 d128, 6.2 ms on the H100).
+constexpr double kEfficientForwardEfficiency = 0.375;
+// Each step waits for its K tile, then its V tile (no second stage to prefetch into): two dependent
+// round trips per step (assumption; small dev cases still run 1.5-2x longer than this charges).
+constexpr double kEfficientRoundsPerStep = 2;
 // Causal kernels mask the diagonal tiles element by element.
 constexpr double kCausalEfficiency = 0.9;
 // Compute capabilities with warpgroup (wgmma / tcgen05) tensor-core instructions: datacenter
@@ -142,9 +151,9 @@ FlashTiles tiles_for(const device::Device& gpu, wl::AttentionBackend backend, do
     return {kBlockQ, block_kv, kHopperThreads, kSoftmaxOverlap, Pipe::tensor};
   }
   if (backend == wl::AttentionBackend::efficient) {
-    // The memory-efficient kernel: 64 x 64 tiles, 4 warps, K/V tiles loaded without double
-    // buffering (xFormers' CUTLASS fMHA for sm80: kQueriesPerBlock 64, kKeysPerBlock 64).
-    double block_kv = kEfficientBlock;
+    // The memory-efficient kernel: 64-query tiles, 4 warps, K/V tiles loaded without double
+    // buffering (xFormers' CUTLASS fMHA for sm80: kQueriesPerBlock 64, kKeysPerBlock 64 or 128).
+    double block_kv = d <= kEfficientSmallHeadDim ? kEfficientBlock : kEfficientLargeBlockKV;
     while ((kEfficientBlock * d + 2 * block_kv * d) * e > smem && block_kv > kEfficientMinBlockKV)
       block_kv /= 2;
     return {kEfficientBlock, block_kv, kFa2Threads, kEfficientOverlap, Pipe::mma_sync};
@@ -160,7 +169,9 @@ PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
   const double e = bytes_per_element(a.dtype);
   const double d = static_cast<double>(a.head_dim);
   const double bh = double(a.batch) * double(a.heads);
-  const FlashTiles tiles = tiles_for(gpu, resolve_backend(a, gpu), d, e);
+  const wl::AttentionBackend backend = resolve_backend(a, gpu);
+  const bool efficient = backend == wl::AttentionBackend::efficient;
+  const FlashTiles tiles = tiles_for(gpu, backend, d, e);
   const double block_q = tiles.block_q, block_kv = tiles.block_kv;
   const double q_blocks = std::ceil(double(a.seq_q) / block_q);
   const double steps = kv_steps_per_block(a, block_q, block_kv);
@@ -179,7 +190,7 @@ PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
   const double scores = block_q * block_kv * steps;
   k.pipe_flops = 4 * d * scores;
   // The diagonal step of a causal block computes a full tile and masks half of it.
-  k.pipe_efficiency = a.causal ? kCausalEfficiency : 1.0;
+  k.pipe_efficiency = (a.causal ? kCausalEfficiency : 1.0) * (efficient ? kEfficientForwardEfficiency : 1.0);
   k.simt_instructions = kSoftmaxInstructionsPerScore * scores;
   k.sfu_ops = scores;
   k.overlap = tiles.overlap;
@@ -190,7 +201,12 @@ PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
   k.l2_bytes = 2 * block_q * d * e + steps * 2 * block_kv * d * e;
   k.dram_rounds = kAttentionDramRounds;  // Q, then the first K/V stage
   k.fixed_cycles = kPrefillFixedCycles;
-  PlanOption option{k.name, {memset_kernel(gpu), k}, 0};
+  if (efficient) {
+    // Q, then K and V of every step in turn; the kernel needs no workspace (one launch in the profile).
+    k.dram_rounds = 1 + kEfficientRoundsPerStep * steps;
+    return PlanOption{k.name, {k}, 0, {}};
+  }
+  PlanOption option{k.name, {memset_kernel(gpu), k}, 0, {}};
   return option;
 }
 
