@@ -29,6 +29,10 @@ constexpr Tile kTensorTiles[] = {
 // TF32 kernels come in fewer shapes (4-byte operands fill shared memory twice as fast). Library
 // fact: the tf32 tile shapes of CUTLASS's sm80/sm90 GEMM instances.
 constexpr Tile kTf32Tiles[] = {{256, 128}, {128, 256}, {128, 128}, {128, 64}, {64, 128}, {64, 64}};
+// The narrow-load fallback of unaligned 16-bit GEMMs (cutlass_75_tensorop_*s1688gemm_*_align1): its
+// tiles in the H100 and H200 profiles (dev and calibration splits) are 64x64, 128x128, 256x128 and
+// 128x256 only, split over K when they leave SMs idle; the model's smaller tiles are not among them.
+constexpr Tile kUnaligned16BitTiles[] = {{256, 128}, {128, 256}, {128, 128}, {64, 64}};
 // SIMT (FP32/FP64 without tensor cores) tiles. Library fact: CUTLASS SIMT GEMM instances
 // (cutlass_simt_sgemm_<tm>x<tn>_8x*).
 constexpr Tile kSimtTiles[] = {{256, 128}, {128, 256}, {128, 128}, {128, 64},
@@ -180,6 +184,7 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
   const int sms = gpu.sms();
   const TileList tiles = !tensor                  ? tile_list(kSimtTiles)
                          : g.in == DataType::tf32 ? tile_list(kTf32Tiles)
+                         : g.unaligned_fallback   ? tile_list(kUnaligned16BitTiles)
                                                   : tile_list(kTensorTiles);
 
   std::vector<PlanOption> options;
@@ -282,6 +287,7 @@ std::vector<PlanOption> GemmModel::plan(const wl::Op& op, const device::Device& 
   if (!gemm_operands_aligned(g) && gemm_alignment_efficiency(g) < 1) {
     // Unaligned operands: cuBLAS's narrow-load fallback, sm75/sm80 CUTLASS kernels on mma.sync.
     shape.warp_mma = true;
+    shape.unaligned_fallback = true;
     shape.cluster_multicast = false;
     shape.efficiency = gemm_alignment_efficiency(g);
   }
