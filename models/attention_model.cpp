@@ -16,6 +16,10 @@ constexpr double kBlockQ = 128;
 constexpr double kBlockKV = 128;
 // Query rows below which the library switches to its split-KV decode kernel.
 constexpr double kDecodeRows = 16;
+// cuDNN's decode kernel (sdpa_sm80_flash_fprop_wmma_..._16x128x128 with lean_reduction_kernel) runs
+// for one query row; 4 rows run the sm90 prefill kernel (H100 and H200 profiles: every seq_q = 1 case
+// and every seq_q = 4 case of validation/<gpu>/kernels.json, dev and calibration; library fact).
+constexpr double kCudnnDecodeMaxRows = 1;
 // Softmax between the two matrix products: scale, max, subtract, convert, sum per score (lanes).
 constexpr double kSoftmaxInstructionsPerScore = 8;
 // Share of the softmax work hidden under the tensor-core products: two consumer warpgroups
@@ -325,8 +329,11 @@ std::vector<PlanOption> AttentionModel::plan(const wl::Op& op, const device::Dev
   const bool warpgroup = warpgroup_kernel(backend, gpu);  // a backend the GPU cannot run is an error
   gpu.require_tensor(a.dtype);                            // fused kernels need tensor cores for this type
   if (a.backward) return {attention_backward_plan(a, backend, warpgroup, gpu)};
+  // cuDNN runs its split-KV decode kernel for a single query row only; a few rows (speculative
+  // decoding, chunked prefill) take its prefill kernel, one query tile per head walking every key.
+  const double decode_rows = backend == wl::AttentionBackend::cudnn ? kCudnnDecodeMaxRows : kDecodeRows - 1;
   const bool fused_decode =
-      double(a.seq_q) < kDecodeRows && !a.backward && backend != wl::AttentionBackend::efficient;
+      double(a.seq_q) <= decode_rows && !a.backward && backend != wl::AttentionBackend::efficient;
   if (fused_decode) {
     // Flash decoding needs at least one stage of a K and a V tile in shared memory; where it does
     // not fit (64 KB Turing SMs) PyTorch runs the memory-efficient kernel instead.
