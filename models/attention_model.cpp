@@ -292,7 +292,36 @@ PlanOption math_attention(const wl::AttentionOp& a) {
   softmax.cols = a.seq_kv;
   softmax.dtype = t;
   PlanOption option{"math attention (unfused)", {}, 0, {}};
-  option.sub_ops = {qk, scale, softmax, pv};
+  // Forward as PyTorch's _scaled_dot_product_attention_math runs it (the kernels of the H100 and H200
+  // profiles, dev and calibration): q and k scaled by sqrt(scale) each (q- and k-sized), Q K^T, the
+  // causal mask added to the scores, softmax, then the check for fully masked rows (isneginf over the
+  // scores, an all() over each row, a where() that zeroes them), P cast to the input type and back
+  // for the product with V (upcast inputs), P V.
+  wl::ElementwiseOp q_scale, k_scale;
+  q_scale.elements = bh * a.seq_q * a.head_dim;
+  k_scale.elements = a.batch * a.kv_heads * a.seq_kv * a.head_dim;
+  q_scale.dtype = q_scale.out_dtype = k_scale.dtype = k_scale.out_dtype = t;
+  wl::ElementwiseOp isneginf = scale, where = scale;
+  isneginf.inputs = 1;
+  isneginf.out_dtype = DataType::int8;  // bool
+  where.inputs = 2;
+  wl::RowOp all_masked;
+  all_masked.kind = wl::RowOpKind::reduce;
+  all_masked.rows = bh * a.seq_q;
+  all_masked.cols = a.seq_kv;
+  all_masked.dtype = DataType::int8;
+  wl::ElementwiseOp mask_add = scale;
+  mask_add.inputs = 2;
+  option.sub_ops = {q_scale, k_scale, qk};
+  if (a.causal) option.sub_ops.push_back(mask_add);
+  option.sub_ops.insert(option.sub_ops.end(), {softmax, isneginf, all_masked, where});
+  if (upcast) {
+    wl::ElementwiseOp p_cast = scale;
+    p_cast.inputs = 1;
+    p_cast.out_dtype = a.dtype;
+    option.sub_ops.push_back(p_cast);
+  }
+  option.sub_ops.push_back(pv);
   if (a.backward) {
     // Autograd walks the saved graph back (no forward recompute): dV = P^T dO and dP = dO V^T, the
     // softmax's backward on the scores (the product with P, then softmax_backward's row pass), and
