@@ -59,9 +59,11 @@ constexpr double kCopyInstructionsPerElement = 4;
 // PyTorch's flash backward copies out and dO into the kernel's layout first (two
 // elementwise_kernel<128, 4> direct copies in every profile): 4 elements per thread, not vectorized.
 constexpr double kCopyElementsPerThread = 4;
-// Serial cycles per block: the prologue (K and V tiles, dK/dV accumulators) and the dK/dV epilogue
-// (assumption, as the forward's 1,500).
-constexpr double kBackwardFixedCycles = 3000;
+// Serial cycles per block: the prologue (K and V tiles, the zeroed dK and dV accumulators), the
+// first step's chain of five dependent products and the dK/dV epilogue. Dev: the small cases
+// (b8 h12 and b4 h32 at 256 tokens, head_dim 64: two waves of blocks of four steps or fewer) take
+// about 8 us a wave on the H100; large grids hide it under their products.
+constexpr double kBackwardFixedCycles = 16000;
 
 // Smallest tile side the halving above goes to (assumption).
 constexpr double kMinBlock = 16;
