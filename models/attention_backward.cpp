@@ -19,11 +19,15 @@ constexpr int kCudnnRegisters = 128;  // assumption
 // (flash_bwd_launch_template.h).
 constexpr double kFa2SmallHead = 64;
 constexpr double kFa2MediumHead = 128;
+constexpr double kFa2LargeTile = 128;
+constexpr double kFa2SmallTile = 64;
 constexpr int kFa2Threads = 256;
 constexpr int kFa2Registers = 255;
 // xFormers' memory-efficient backward (fmha_cutlassB_..._128x128_k128_..._sm80): 128 x 128 tiles for
 // heads up to 128, 64 x 64 for up to 64 (AttentionBackwardKernel's kBlockSizeI / kBlockSizeJ).
 constexpr double kEfficientSmallHead = 64;
+constexpr double kEfficientSmallTile = 64;
+constexpr double kEfficientLargeTile = 128;
 constexpr int kEfficientThreads = 256;  // assumption
 constexpr int kEfficientRegisters = 255;
 // Five products per tile: S = Q K^T, dP = dO V^T, dV += P^T dO, dK += dS^T Q, dQ += dS K
@@ -45,8 +49,8 @@ constexpr double kBackwardOverlap = 0;
 constexpr double kCudnnBackwardEfficiency = 0.87;
 constexpr double kFa2BackwardEfficiency = 0.61;
 constexpr double kEfficientBackwardEfficiency = 0.26;
-// Causal tiles on the diagonal are masked element by element (as the forward's kCausalEfficiency).
-constexpr double kCausalEfficiency = 0.9;
+// Causal tiles on the diagonal are masked element by element (the forward's figure).
+constexpr double kBackwardCausalEfficiency = 0.9;
 // The dQ accumulator is fp32 (FlashAttention's dq_accum, cuDNN's dQ workspace; library fact); D =
 // rowsum(dO * O) is one fp32 per query row.
 constexpr double kAccumBytes = 4;
@@ -65,8 +69,11 @@ constexpr double kCopyElementsPerThread = 4;
 // about 8 us a wave on the H100; large grids hide it under their products.
 constexpr double kBackwardFixedCycles = 16000;
 
-// Smallest tile side the halving above goes to (assumption).
+// Smallest tile side the halving to fit shared memory goes to (assumption).
 constexpr double kMinBlock = 16;
+// Key blocks the causal average visits one by one; longer sequences are sampled evenly (bounds the
+// loop for any input).
+constexpr double kMaxCausalSamples = 65536;
 
 struct BackwardTiles {
   double block_q, block_kv;
@@ -83,7 +90,7 @@ BackwardTiles tiles_for(wl::AttentionBackend backend, bool warpgroup, double d) 
             Pipe::tensor,     kCudnnBackwardEfficiency,
             kBackwardOverlap, "cudnn sm90 flash bprop"};
   if (backend == wl::AttentionBackend::efficient) {
-    const double t = d <= kEfficientSmallHead ? 64 : 128;
+    const double t = d <= kEfficientSmallHead ? kEfficientSmallTile : kEfficientLargeTile;
     return {t,
             t,
             kEfficientThreads,
@@ -93,8 +100,8 @@ BackwardTiles tiles_for(wl::AttentionBackend backend, bool warpgroup, double d) 
             kBackwardOverlap,
             "memory-efficient (cutlassB) bwd"};
   }
-  const double block_q = d <= kFa2SmallHead ? 128 : 64;
-  const double block_kv = d <= kFa2MediumHead ? 128 : 64;
+  const double block_q = d <= kFa2SmallHead ? kFa2LargeTile : kFa2SmallTile;
+  const double block_kv = d <= kFa2MediumHead ? kFa2LargeTile : kFa2SmallTile;
   return {block_q,          block_kv,
           kFa2Threads,      kFa2Registers,
           Pipe::mma_sync,   kFa2BackwardEfficiency,
@@ -125,12 +132,14 @@ PlanOption attention_backward_plan(const wl::AttentionOp& a, wl::AttentionBacken
   double steps = q_tiles;
   if (a.causal) {
     const double offset = skv - sq;
+    const double samples = std::min(kv_blocks, kMaxCausalSamples);
     double total = 0;
-    for (double j = 0; j < kv_blocks; ++j) {
+    for (double i = 0; i < samples; ++i) {
+      const double j = std::floor(i * kv_blocks / samples);
       const double first_query = std::max(0.0, j * t.block_kv - offset);
       total += std::max(1.0, std::ceil((sq - std::min(sq, first_query)) / t.block_q));
     }
-    steps = total / kv_blocks;
+    steps = total / samples;
   }
 
   KernelPlan k;
@@ -149,7 +158,7 @@ PlanOption attention_backward_plan(const wl::AttentionOp& a, wl::AttentionBacken
   k.longest_block_ratio = 1;
   const double scores = t.block_q * t.block_kv * steps;
   k.pipe_flops = kBackwardProducts * 2 * d * scores;
-  k.pipe_efficiency = t.efficiency * (a.causal ? kCausalEfficiency : 1.0);
+  k.pipe_efficiency = t.efficiency * (a.causal ? kBackwardCausalEfficiency : 1.0);
   k.simt_instructions = kSimtInstructionsPerScore * scores;
   k.sfu_ops = scores;
   k.overlap = t.overlap;
