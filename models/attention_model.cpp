@@ -34,9 +34,12 @@ constexpr int kHopperRegisters = 168;
 constexpr int kFa2Registers = 255;
 // Share of the softmax hidden under the products in FlashAttention-2 (one warp does both).
 constexpr double kFa2Overlap = 0.5;
-// Serial per-block cycles: the prologue, the final rescale and the O store (prefill); the
-// split-KV partial store (decode). Dev half of the H200 run.
-constexpr double kPrefillFixedCycles = 1500;
+// Serial per-block cycles: the prologue (descriptors, barriers, the Q tile and the first K/V stage
+// waited for from a flushed L2), the final rescale and the O store (prefill). Dev split of the broad
+// set, H100 and H200: small prefill grids (one wave of blocks of one to four KV steps) run about
+// 3.5 us longer than their products and softmax, on both GPUs.
+constexpr double kPrefillFixedCycles = 7000;
+// The split-KV partial store (decode): dev half of the first H200 run.
 constexpr double kDecodeFixedCycles = 1000;
 // Decode kernels: 128 threads at 128 registers; the grid is split to fill the SMs this many times.
 constexpr int kDecodeThreads = 128;
