@@ -45,6 +45,9 @@ constexpr double kDecodeFixedCycles = 1000;
 constexpr int kDecodeThreads = 128;
 constexpr int kDecodeRegisters = 128;
 constexpr double kDecodeWavesTarget = 2;
+// cuDNN's decode kernel splits the context only beyond this many 128-key chunks (512 keys: no
+// lean_reduction_kernel in the profiles at 512 keys, one at 1,000 and more; dev and calibration).
+constexpr double kLeanMinChunks = 4;
 // The memory-efficient kernel's tiles (fmha_cutlassF_*_aligned_64x64_rf_sm80 for head_dim up to 64,
 // ..._64x128_rf_sm80 above, in the H100 and H200 profiles; library fact): 64 queries per block, 64 or
 // 128 keys per step. One warp does the products and the softmax in turn: nothing hidden (dev).
@@ -227,10 +230,28 @@ PlanOption decode(const wl::AttentionOp& a, const device::Device& gpu) {
   const double tiles = double(a.batch) * double(a.kv_heads) * std::ceil(rows / kDecodeRows);
   // Split the KV sequence so that the grid fills the GPU at least twice over.
   const double kv_chunks = std::ceil(double(a.seq_kv) / kBlockKV);
-  const double splits = std::clamp(std::ceil(kDecodeWavesTarget * gpu.sms() / tiles), 1.0, kv_chunks);
+  double splits = std::clamp(std::ceil(kDecodeWavesTarget * gpu.sms() / tiles), 1.0, kv_chunks);
+  double blocks = tiles * splits;
+  double steps = std::ceil(kv_chunks / splits);
+  const bool lean = resolve_backend(a, gpu) == wl::AttentionBackend::cudnn;
+  if (lean) {
+    // cuDNN's decode (lean attention): no split where the tiles fill the SMs or the context is short;
+    // otherwise one persistent block per SM takes an equal share of all tiles' KV chunks (stream-K,
+    // no wave quantization), and lean_reduction_kernel combines the partials.
+    if (tiles >= gpu.sms() || kv_chunks <= kLeanMinChunks) {
+      splits = 1;
+      blocks = tiles;
+      steps = kv_chunks;
+    } else {
+      blocks = gpu.sms();
+      steps = std::ceil(tiles * kv_chunks / blocks);
+      splits = std::max(1.0, blocks / tiles);
+    }
+  }
   KernelPlan k;
-  k.name = "flash decoding, " + std::to_string(int(splits)) + " KV splits";
-  k.blocks = tiles * splits;
+  k.name = std::string(lean ? "lean attention decoding, " : "flash decoding, ") +
+           std::to_string(int(splits)) + " KV splits";
+  k.blocks = blocks;
   k.threads = kDecodeThreads;
   k.registers = kDecodeRegisters;
   const double stages =
@@ -238,7 +259,6 @@ PlanOption decode(const wl::AttentionOp& a, const device::Device& gpu) {
   k.shared_bytes = stages * 2 * kBlockKV * d * e;
   k.pipe = Pipe::mma_sync;
   k.dtype = a.dtype;
-  const double steps = std::ceil(kv_chunks / splits);
   const double scores = kDecodeRows * kBlockKV * steps;
   k.pipe_flops = 4 * d * scores;
   k.simt_instructions = kSoftmaxInstructionsPerScore * scores;

