@@ -58,9 +58,10 @@ constexpr double kEfficientOverlap = 0;
 // Share of the mma.sync rate its products reach: 4 warps per block, the scores kept in registers
 // ("rf"), one K/V stage (dev: attention-1018, b1 h32 8192 d128, 6.2 ms on the H100).
 constexpr double kEfficientForwardEfficiency = 0.375;
-// Each step waits for its K tile, then its V tile (no second stage to prefetch into): two dependent
-// round trips per step (assumption; small dev cases still run 1.5-2x longer than this charges).
-constexpr double kEfficientRoundsPerStep = 2;
+// Each step waits for its K tile, then its V tile (one stage, nothing prefetched), each load behind
+// a barrier: dependent round trips per step. Dev: the small memory-efficient cases (2 to 8 steps per
+// block) grow by about 1.7 us a step on the H100, four loaded round trips; two left them 25-50% fast.
+constexpr double kEfficientRoundsPerStep = 4;
 // Causal kernels mask the diagonal tiles element by element.
 constexpr double kCausalEfficiency = 0.9;
 // Compute capabilities with warpgroup (wgmma / tcgen05) tensor-core instructions: datacenter
