@@ -49,3 +49,15 @@ SCENARIO("the 16-bit fallback runs only its own tiles: 64x64, 128x128, 256x128 a
     CHECK(listed);
   }
 }
+
+SCENARIO("the fallback keeps 64x64 for small problems only: n = 96 may run it, n = 97 not") {
+  const sim::OpPredictor p(test::gpu_builder{}.build());
+  auto has_64 = [&](const wl::GemmOp& g) {
+    for (const auto& t : p.rank_options(g))
+      if (t.option.find("64x64") != std::string::npos) return true;
+    return false;
+  };
+  CHECK(has_64(gemm(1021, 96, 509)));
+  CHECK_FALSE(has_64(gemm(1021, 97, 509)));
+  CHECK(has_64(gemm(1021, 509, 127)));  // a short K
+}
