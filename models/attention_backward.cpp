@@ -57,7 +57,7 @@ constexpr double kAccumBytes = 4;
 // Lane instructions per element: rowsum(dO * O) (two loads, multiply-add, reduce share), the dQ
 // conversion, the group sum and the layout copies (assumption).
 constexpr double kDotInstructionsPerElement = 4;
-constexpr double kConvertInstructionsPerElement = 2;
+constexpr double kDqConvertInstructionsPerElement = 2;
 constexpr double kReduceHeadInstructionsPerElement = 2;
 constexpr double kCopyInstructionsPerElement = 4;
 // PyTorch's flash backward copies out and dO into the kernel's layout first (two
@@ -200,7 +200,7 @@ PlanOption attention_backward_plan(const wl::AttentionOp& a, wl::AttentionBacken
   option.kernels.push_back(k);
   if (backend != wl::AttentionBackend::efficient || warpgroup)
     option.kernels.push_back(streaming_kernel("convert dQ accumulator", q_elements, accum, q_bytes,
-                                              kConvertInstructionsPerElement, gpu));
+                                              kDqConvertInstructionsPerElement, gpu));
   if (a.kv_heads < a.heads) {
     // Grouped-query attention: sum dK and dV of each group's query heads (fmha_reduce_head, twice).
     const double group_out = double(a.batch) * double(a.kv_heads) * skv * d;
