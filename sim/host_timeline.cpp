@@ -4,6 +4,8 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "common/huge_pages.h"
+
 namespace gpucast::sim {
 
 using wl::HostCategory;
@@ -81,6 +83,9 @@ Timeline schedule_with_host(const wl::Workload& w, const std::vector<const OpTim
                             const hw::HostSpec& host, HostTimeline& h) {
   const size_t n = w.size();
   h = HostTimeline{};
+  reserve_large(h.begin_us, n);
+  reserve_large(h.issue_us, n);
+  reserve_large(h.split_of, n);
   h.begin_us.assign(n, 0);
   h.issue_us.assign(n, 0);
   h.split_of.assign(n, 0);
@@ -104,7 +109,9 @@ Timeline schedule_with_host(const wl::Workload& w, const std::vector<const OpTim
   // Each kernel's own host time; --host-launch-us (the workload's) replaces the launch price.
   hw::HostSpec priced = host;
   if (w.host_launch_us()) priced.launch_us = *w.host_launch_us() / host.model_factor;  // exact, unscaled
-  std::vector<Microseconds> own(n);
+  std::vector<Microseconds> own;
+  reserve_large(own, n);
+  own.resize(n);
   std::vector<size_t> sync_points;
   for (size_t i = 0; i < n; ++i) {
     const auto& k = w.kernels()[i];
@@ -119,7 +126,9 @@ Timeline schedule_with_host(const wl::Workload& w, const std::vector<const OpTim
 
   // Issue times without stalls, then one pass per synchronization: the host resumes when the GPU
   // has finished everything issued up to the sync point, and every later kernel shifts by the wait.
-  std::vector<Microseconds> shift(n + 1, 0);  // stall accumulated before kernel i's host work
+  std::vector<Microseconds> shift;
+  reserve_large(shift, n + 1);
+  shift.resize(n + 1, 0);  // stall accumulated before kernel i's host work
   auto issue_times = [&] {
     Microseconds clock = 0;
     for (size_t i = 0; i < n; ++i) {

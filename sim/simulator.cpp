@@ -2,6 +2,7 @@
 
 #include <unordered_map>
 
+#include "common/huge_pages.h"
 #include "sim/host_schedule.h"
 #include "sim/time_attribution.h"
 #include "sim/warm_l2.h"
@@ -29,7 +30,7 @@ Prediction Simulator::predict(const wl::Workload& w) {
   p.workload = w.name();
   p.launch = w.launch();
   std::vector<const OpTiming*> ops;
-  ops.reserve(w.size());
+  reserve_large(ops, w.size());
   std::map<int, size_t> last_on_stream;  // the producer for sim/warm_l2.h
   for (const auto& k : w.kernels()) {
     const OpTiming* timing = nullptr;
@@ -65,7 +66,7 @@ Prediction Simulator::predict(const wl::Workload& w) {
   p.syncs = h.syncs;
   p.host_by_category = h.busy_by_category;
   // The per-kernel records last, once the schedule's scratch space is gone (a smaller peak).
-  p.kernels.reserve(w.size());
+  reserve_large(p.kernels, w.size());
   for (size_t i = 0; i < w.size(); ++i) {
     const auto& k = w.kernels()[i];
     const OpTiming* timing = ops[i];

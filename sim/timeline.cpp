@@ -6,6 +6,7 @@
 #include <queue>
 
 #include "common/errors.h"
+#include "common/huge_pages.h"
 #include "sim/host_issue.h"
 
 namespace gpucast::sim {
@@ -33,6 +34,7 @@ Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops
                   const device::LaunchCosts& costs, const std::vector<Microseconds>* issue_us) {
   const size_t n = w.size();
   Timeline out;
+  reserve_large(out.kernels, n);
   out.kernels.resize(n);
   const bool graph = w.launch() == wl::LaunchMode::graph;
 
@@ -46,7 +48,9 @@ Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops
   // Successors in one array (kernel p's are succ_list[succ_offsets[p] .. succ_offsets[p + 1]), in
   // workload order), counting first so that a million kernels cost two allocations, not a million.
   std::vector<size_t> waiting(n);
-  std::vector<size_t> succ_offsets(n + 1, 0);
+  std::vector<size_t> succ_offsets;
+  reserve_large(succ_offsets, n + 1);
+  succ_offsets.resize(n + 1, 0);
   std::vector<Microseconds> deps_done(n, 0);
   for (size_t i = 0; i < n; ++i) {
     waiting[i] = w.predecessors(i).size();
@@ -151,7 +155,7 @@ Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops
                          "': the host waits here for earlier kernels that depend on later ones (the replay cannot proceed)");
   // Busy time: the union of the kernels' [start, end] intervals.
   std::vector<std::pair<Microseconds, Microseconds>> spans;
-  spans.reserve(n);
+  reserve_large(spans, n);
   for (const auto& s : out.kernels) {
     out.total_us = std::max(out.total_us, s.end_us);
     spans.emplace_back(s.start_us, s.end_us);

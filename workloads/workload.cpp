@@ -5,6 +5,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "common/huge_pages.h"
 #include "common/suggest.h"
 
 namespace gpucast::wl {
@@ -111,9 +112,10 @@ Workload Workload::build(std::string name, LaunchMode launch, std::vector<Kernel
                      "duplicate kernel name '" + w.kernels_[dup->first].name + "' (first defined at " +
                          w.where(dup->second).str() + ")");
 
+  reserve_large(w.pred_offsets_, n + 1);
   w.pred_offsets_.assign(n + 1, 0);
   w.pred_list_.clear();
-  w.pred_list_.reserve(n);
+  reserve_large(w.pred_list_, n);
   std::unordered_map<int, size_t> last_on_stream;
   std::vector<std::string> names;  // for suggestions, built only on error
   bool forward_dependency = false;  // an `after` naming a later kernel: a cycle is possible

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "common/huge_pages.h"
 #include "common/suggest.h"
 #include "common/toml_source.h"
 #include "workloads/op_params.h"
@@ -230,7 +231,7 @@ Workload read_table(const toml::table& root, const std::string& file) {
     const auto* array = knode->as_array();
     if (!array || (!array->empty() && !array->is_array_of_tables()))
       throw InputError(location_of(*knode, file), "kernel", "expected [[kernel]] entries");
-    kernels.reserve(array->size());
+    reserve_large(kernels, array->size());
     for (size_t i = 0; i < array->size(); ++i) kernels.push_back(read_kernel(*array->get(i)->as_table(), i, file));
   }
   if (kernels.empty()) throw InputError(SourceLocation{file}, "kernel", "the workload has no [[kernel]] entries");
