@@ -15,13 +15,19 @@ namespace gpucast::sim {
 
 // Bytes the op writes to its outputs; 0 for ops the rule does not track.
 [[nodiscard]] double written_bytes(const wl::Op& op);
+// Elements of the tensor the op writes (a reduction: its outputs); 0 for ops the rule does not track.
+[[nodiscard]] double output_elements(const wl::Op& op);
+// Elements of each input tensor of a pointwise or row op; 0 for other ops.
+[[nodiscard]] double input_elements(const wl::Op& op);
 // Bytes a pointwise or row op reads from its inputs; 0 for other ops (never warm consumers).
 [[nodiscard]] double input_bytes(const wl::Op& op);
 
 // The consumer's timing when `producer` (the previous kernel on its stream) left its output in the
-// L2: the bytes it reads of that output (at most its own input bytes) come at the L2's rate instead
-// of DRAM's, taken off its memory-bound time. nullopt when the rule does not apply (not a pointwise
-// or row consumer, no memory-bound time, or the producer's output does not fit).
+// L2 and one of the consumer's inputs is that output (its size is the output's: a weight cast after
+// a matmul, or a broadcast statistic, reads another tensor): the bytes it reads of that output (at most its
+// own input bytes) come at the L2's rate instead of DRAM's, taken off its memory-bound time. nullopt when the
+// rule does not apply (not a pointwise or row consumer, sizes differ, no memory-bound time, or the producer's
+// output does not fit).
 [[nodiscard]] std::optional<OpTiming> warm_l2_timing(const wl::Op& consumer, const OpTiming& cold,
                                                      const wl::Op& producer, const device::Device& gpu);
 

@@ -1,6 +1,7 @@
 // Producer -> consumer reuse through the L2 (sim/warm_l2.h): a pointwise kernel right after the
 // kernel that wrote its input, on the same stream, reads it from the L2 when it fits in the share
-// a reused set keeps; otherwise, or on another stream, from DRAM as its standalone prediction says.
+// a reused set keeps and one of its inputs has that output's size; otherwise, or on another stream,
+// from DRAM as its standalone prediction says.
 #include <catch2/catch.hpp>
 
 #include "sim/simulator.h"
@@ -44,17 +45,38 @@ SCENARIO("the producer must be the previous kernel on the consumer's own stream"
 }
 
 SCENARIO("the hit is the smaller of what the producer wrote and what the consumer reads") {
-  wl::ElementwiseOp big, small;
-  big.elements = 1000;
-  small.elements = 10;
-  big.dtype = big.out_dtype = small.dtype = small.out_dtype = DataType::fp32;
-  CHECK(sim::written_bytes(wl::Op{small}) == 40);
-  CHECK(sim::input_bytes(wl::Op{big}) == 4000);
+  // A binary op reads two tensors of 1000 fp32 elements; the producer wrote one of them.
+  wl::ElementwiseOp producer, consumer;
+  producer.elements = consumer.elements = 1000;
+  consumer.inputs = 2;
+  producer.dtype = producer.out_dtype = consumer.dtype = consumer.out_dtype = DataType::fp32;
+  CHECK(sim::written_bytes(wl::Op{producer}) == 4000);
+  CHECK(sim::input_bytes(wl::Op{consumer}) == 8000);
   const device::Device gpu = l2_gpu();
   sim::OpPredictor p(gpu);
-  const auto warm = sim::warm_l2_timing(wl::Op{big}, p.predict(wl::Op{big}), wl::Op{small}, gpu);
+  const auto warm = sim::warm_l2_timing(wl::Op{consumer}, p.predict(wl::Op{consumer}), wl::Op{producer}, gpu);
   REQUIRE(warm);
-  CHECK(p.predict(wl::Op{big}).dram_bytes - warm->dram_bytes == Approx(40));
+  CHECK(p.predict(wl::Op{consumer}).dram_bytes - warm->dram_bytes == Approx(4000));
+}
+
+SCENARIO("a consumer reads the producer's output only when one of its inputs has that output's size") {
+  // A weight cast (589,824 elements) right after a matmul writing 8192 x 768: another tensor.
+  const device::Device gpu = l2_gpu();
+  sim::OpPredictor p(gpu);
+  wl::ElementwiseOp producer, consumer;
+  producer.dtype = producer.out_dtype = consumer.dtype = consumer.out_dtype = DataType::fp32;
+  producer.elements = 1000;
+  consumer.elements = 1000;
+  CHECK(sim::warm_l2_timing(wl::Op{consumer}, p.predict(wl::Op{consumer}), wl::Op{producer}, gpu));
+  consumer.elements = 1001;
+  CHECK_FALSE(sim::warm_l2_timing(wl::Op{consumer}, p.predict(wl::Op{consumer}), wl::Op{producer}, gpu));
+  consumer.elements = 999;
+  CHECK_FALSE(sim::warm_l2_timing(wl::Op{consumer}, p.predict(wl::Op{consumer}), wl::Op{producer}, gpu));
+  // A GEMM's output (m x n) read by a pointwise op of m x n elements is the same tensor.
+  const wl::Op gemm{wl::GemmOp{40, 25, 64, 1, DataType::fp32, DataType::fp32}};
+  consumer.elements = 1000;
+  CHECK(sim::output_elements(gemm) == 1000);
+  CHECK(sim::warm_l2_timing(wl::Op{consumer}, p.predict(wl::Op{consumer}), gemm, gpu));
 }
 
 SCENARIO("GEMMs are never warm consumers") {
