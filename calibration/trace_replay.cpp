@@ -16,9 +16,7 @@ using reports::Align;
 using reports::Json;
 using reports::Table;
 
-std::string trimmed(const std::string& s, size_t n) {
-  return s.size() > n ? s.substr(0, n - 3) + "..." : s;
-}
+std::string trimmed(const std::string& s, size_t n) { return s.size() > n ? s.substr(0, n - 3) + "..." : s; }
 
 struct Unrecognized {
   std::string kernel, cpu_op, bound;
@@ -35,21 +33,17 @@ std::vector<Unrecognized> unrecognized(const trace::TraceImport& t) {
     auto& u = by_name[rec.trace_kernel];
     u.kernel = rec.trace_kernel;
     if (u.cpu_op.empty()) u.cpu_op = rec.cpu_op.empty() ? "(no CPU op)" : rec.cpu_op;
-    if (const auto* op = std::get_if<wl::TracedOp>(&ks[i].op))
-      u.bound = std::string(wl::traced_bound_name(op->bound));
+    if (const auto* op = std::get_if<wl::TracedOp>(&ks[i].op)) u.bound = std::string(wl::traced_bound_name(op->bound));
     u.count += rec.kernels;
     u.measured_us += rec.measured_us;
   }
   std::vector<Unrecognized> out;
   for (auto& [_, u] : by_name) out.push_back(u);
-  std::sort(out.begin(), out.end(),
-            [](const auto& a, const auto& b) { return a.measured_us > b.measured_us; });
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.measured_us > b.measured_us; });
   return out;
 }
 
-double share(double part, double whole) {
-  return whole > 0 ? part / whole : 0;
-}
+double share(double part, double whole) { return whole > 0 ? part / whole : 0; }
 
 }  // namespace
 
@@ -58,9 +52,8 @@ ValidationReport trace_validation(const trace::TraceImport& t, const sim::Predic
   r.gpu_measured = t.source_gpu + (t.device_name.empty() ? "" : " (" + t.device_name + ")");
   r.gpu_predicted = p.gpu;
   r.measured_on = t.workload.origin() + ", " + t.window.label;
-  r.method =
-      "PyTorch profiler trace: each kernel's GPU time (Kineto dur) against gpucast's predicted execution, "
-      "floored at the trace's shortest kernel";
+  r.method = "PyTorch profiler trace: each kernel's GPU time (Kineto dur) against gpucast's predicted execution, "
+             "floored at the trace's shortest kernel";
   std::map<std::string, std::vector<double>> errors;
   for (size_t i = 0; i < p.kernels.size(); ++i) {
     const auto& rec = t.records[i];
@@ -77,8 +70,7 @@ ValidationReport trace_validation(const trace::TraceImport& t, const sim::Predic
     c.predicted_us = std::max(p.kernels[i].timing->exec_us, rec.floor_us);
     c.option = p.kernels[i].timing->option;
     c.bound = std::string(sim::bound_name(p.kernels[i].timing->bound));
-    c.measured_kernels = trace::short_kernel_name(rec.trace_kernel) +
-                         (rec.kernels > 1 ? " (+" + std::to_string(rec.kernels - 1) + ")" : "");
+    c.measured_kernels = trace::short_kernel_name(rec.trace_kernel) + (rec.kernels > 1 ? " (+" + std::to_string(rec.kernels - 1) + ")" : "");
     const double e = c.error();
     errors[c.family].push_back(e);
     errors["overall"].push_back(e);
@@ -101,13 +93,12 @@ reports::Report trace_report(const hw::GpuSpec& gpu, const sim::Prediction& p, c
     if (rec.recognized) recognized_kernels += static_cast<size_t>(rec.kernels);
   std::vector<std::string> lines;
   lines.push_back("Trace: " + t.workload.origin() + ", " + t.window.label + ", recorded on " +
-                  (t.device_name.empty() ? "an unnamed GPU" : t.device_name) + " (source " + t.source_gpu +
-                  "); " + std::to_string(t.trace_kernels) + " trace kernels -> " +
-                  std::to_string(t.records.size()) + " workload kernels" +
-                  (t.shapes ? "" : "; no input shapes (record_shapes=False): every kernel scaled"));
+                  (t.device_name.empty() ? "an unnamed GPU" : t.device_name) + " (source " + t.source_gpu + "); " +
+                  std::to_string(t.trace_kernels) + " trace kernels -> " + std::to_string(t.records.size()) +
+                  " workload kernels" + (t.shapes ? "" : "; no input shapes (record_shapes=False): every kernel scaled"));
   lines.push_back("Re-predicted by op models: " + reports::percent(recognized) + " of the traced GPU time (" +
-                  std::to_string(recognized_kernels) +
-                  " kernels); scaled from the source by bound class: " + reports::percent(1 - recognized));
+                  std::to_string(recognized_kernels) + " kernels); scaled from the source by bound class: " +
+                  reports::percent(1 - recognized));
   const double measured = t.measured_step_us;
   std::string step = "Traced step on " + t.source_gpu + ": " + reports::duration(measured) + " (GPU busy " +
                      reports::duration(t.measured_gpu_busy_us) + ")";
@@ -129,12 +120,8 @@ reports::Report trace_report(const hw::GpuSpec& gpu, const sim::Prediction& p, c
     (rec.recognized ? f.first : f.second) += rec.measured_us;
     count_family[rec.kernel_family] += rec.kernels;
   }
-  Table cov({{"kernel family"},
-             {"kernels", Align::right},
-             {"traced GPU time", Align::right},
-             {"share", Align::right},
-             {"op models", Align::right},
-             {"scaled", Align::right}});
+  Table cov({{"kernel family"}, {"kernels", Align::right}, {"traced GPU time", Align::right},
+             {"share", Align::right}, {"op models", Align::right}, {"scaled", Align::right}});
   Json cov_json = Json::array();
   for (const auto& [family, us] : by_family) {
     const double total = us.first + us.second;
@@ -153,25 +140,18 @@ reports::Report trace_report(const hw::GpuSpec& gpu, const sim::Prediction& p, c
   cov.add_row({"total", std::to_string(t.trace_kernels), reports::duration(t.traced_gpu_us), "100.0%",
                reports::percent(recognized), reports::percent(1 - recognized)});
   std::vector<reports::Section> extra;
-  extra.push_back({"Trace coverage",
-                   "Traced GPU time by kernel family (from kernel names), re-predicted by op models "
-                   "or scaled from the source GPU.",
-                   cov});
+  extra.push_back({"Trace coverage", "Traced GPU time by kernel family (from kernel names), re-predicted by op models "
+                                     "or scaled from the source GPU.", cov});
 
   const auto unknown = unrecognized(t);
-  Table un({{"kernel"},
-            {"CPU op"},
-            {"count", Align::right},
-            {"traced time", Align::right},
-            {"share", Align::right},
+  Table un({{"kernel"}, {"CPU op"}, {"count", Align::right}, {"traced time", Align::right}, {"share", Align::right},
             {"scaled as", Align::right}});
   Json un_json = Json::array();
   for (size_t i = 0; i < unknown.size(); ++i) {
     const auto& u = unknown[i];
     if (i < 25)
-      un.add_row({trimmed(u.kernel, 70), trimmed(u.cpu_op, 40), std::to_string(u.count),
-                  reports::duration(u.measured_us), reports::percent(share(u.measured_us, t.traced_gpu_us)),
-                  u.bound + "-bound"});
+      un.add_row({trimmed(u.kernel, 70), trimmed(u.cpu_op, 40), std::to_string(u.count), reports::duration(u.measured_us),
+                  reports::percent(share(u.measured_us, t.traced_gpu_us)), u.bound + "-bound"});
     Json j = Json::object();
     j.set("kernel", u.kernel);
     j.set("cpu_op", u.cpu_op);
@@ -209,11 +189,9 @@ reports::Report trace_report(const hw::GpuSpec& gpu, const sim::Prediction& p, c
     trace.set("step_error", share(p.total_us - measured, measured));
     const auto v = trace_validation(t, p);
     const auto doc = validation_document(v, false, worst);
-    for (auto& s : doc.sections)
-      extra.push_back({"Replay validation: " + s.heading, s.text, s.table, s.table_in_text});
+    for (auto& s : doc.sections) extra.push_back({"Replay validation: " + s.heading, s.text, s.table, s.table_in_text});
     for (const auto& line : doc.summary)
-      if (line.rfind("MAPE", 0) == 0)
-        r.summary.push_back("Per-kernel (op models, measured vs predicted): " + line);
+      if (line.rfind("MAPE", 0) == 0) r.summary.push_back("Per-kernel (op models, measured vs predicted): " + line);
     for (auto c : doc.charts) {
       c.id = "replay-" + c.id;
       r.charts.push_back(c);
@@ -225,40 +203,23 @@ reports::Report trace_report(const hw::GpuSpec& gpu, const sim::Prediction& p, c
   r.json.set("trace", trace);
 
   // CSV: the kernel rows with the trace's measurement beside each.
-  Table csv({{"gpu"},
-             {"workload"},
-             {"name"},
-             {"op"},
-             {"shape"},
-             {"stream"},
-             {"start_us"},
-             {"end_us"},
-             {"duration_us"},
-             {"exec_us"},
-             {"bound"},
-             {"measured_us"},
-             {"re_predicted"},
-             {"trace_kernels"},
-             {"trace_kernel"},
-             {"cpu_op"},
-             {"host_delay_us"},
-             {"measured_start_us"}});
+  Table csv({{"gpu"}, {"workload"}, {"name"}, {"op"}, {"shape"}, {"stream"}, {"start_us"}, {"end_us"},
+             {"duration_us"}, {"exec_us"}, {"bound"}, {"measured_us"}, {"re_predicted"}, {"trace_kernels"},
+             {"trace_kernel"}, {"cpu_op"}, {"host_delay_us"}, {"measured_start_us"}});
   for (size_t i = 0; i < p.kernels.size(); ++i) {
     const auto& k = p.kernels[i];
     const auto& rec = t.records[i];
     const auto& wk = t.workload.kernels()[i];
-    csv.add_row(
-        {p.gpu, p.workload, k.name, k.op, k.shape, std::to_string(k.stream),
-         reports::format_number(k.scheduled.start_us, 9), reports::format_number(k.scheduled.end_us, 9),
-         reports::format_number(k.timing->duration_us, 9), reports::format_number(k.timing->exec_us, 9),
-         std::string(sim::bound_name(k.timing->bound)), reports::format_number(rec.measured_us, 9),
-         rec.recognized ? "true" : "false", std::to_string(rec.kernels), rec.trace_kernel, rec.cpu_op,
-         reports::format_number(wk.host_delay_us.value_or(0), 9),
-         reports::format_number(rec.measured_start_us, 9)});
+    csv.add_row({p.gpu, p.workload, k.name, k.op, k.shape, std::to_string(k.stream),
+                 reports::format_number(k.scheduled.start_us, 9), reports::format_number(k.scheduled.end_us, 9),
+                 reports::format_number(k.timing->duration_us, 9), reports::format_number(k.timing->exec_us, 9),
+                 std::string(sim::bound_name(k.timing->bound)), reports::format_number(rec.measured_us, 9),
+                 rec.recognized ? "true" : "false", std::to_string(rec.kernels), rec.trace_kernel, rec.cpu_op,
+                 reports::format_number(wk.host_delay_us.value_or(0), 9),
+                 reports::format_number(rec.measured_start_us, 9)});
   }
   r.csv = csv;
-  r.inputs.insert(r.inputs.begin(),
-                  {"trace", t.workload.origin() + " (" + t.window.label + ", source " + t.source_gpu + ")"});
+  r.inputs.insert(r.inputs.begin(), {"trace", t.workload.origin() + " (" + t.window.label + ", source " + t.source_gpu + ")"});
   return r;
 }
 
