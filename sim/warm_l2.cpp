@@ -80,8 +80,13 @@ std::optional<OpTiming> warm_l2_timing(const wl::Op& consumer, const OpTiming& c
   warm.exec_us -= saved;
   warm.duration_us -= saved;
   warm.dram_bytes = std::max(0.0, warm.dram_bytes - hit);
-  warm.option += " (input warm in L2)";
+  warm.option += kWarmInputSuffix;
   return warm;
+}
+
+bool input_warm(const OpTiming& t) {
+  return t.option.size() >= kWarmInputSuffix.size() &&
+         std::string_view(t.option).substr(t.option.size() - kWarmInputSuffix.size()) == kWarmInputSuffix;
 }
 
 }  // namespace gpucast::sim

@@ -6,12 +6,16 @@
 // `cache.l2_reuse_fraction`), the consumer reads it from the L2 instead. The one rule both
 // generated workloads and replayed traces use (sim::Simulator::predict applies it).
 #include <optional>
+#include <string_view>
 
 #include "device/device.h"
 #include "sim/op_predictor.h"
 #include "workloads/op.h"
 
 namespace gpucast::sim {
+
+// What warm_l2_timing appends to the option of a timing it made warm.
+inline constexpr std::string_view kWarmInputSuffix = " (input warm in L2)";
 
 // Bytes the op writes to its outputs; 0 for ops the rule does not track.
 [[nodiscard]] double written_bytes(const wl::Op& op);
@@ -30,5 +34,8 @@ namespace gpucast::sim {
 // output does not fit).
 [[nodiscard]] std::optional<OpTiming> warm_l2_timing(const wl::Op& consumer, const OpTiming& cold,
                                                      const wl::Op& producer, const device::Device& gpu);
+
+// Whether `t` is a warm consumer's timing (its first loads hit the L2).
+[[nodiscard]] bool input_warm(const OpTiming& t);
 
 }  // namespace gpucast::sim
