@@ -65,7 +65,12 @@ std::optional<OpTiming> warm_l2_timing(const wl::Op& consumer, const OpTiming& c
   if (output_elements(producer) != input_elements(consumer)) return std::nullopt;
   const auto& rates = gpu.rates();
   if (rates.dram <= 0 || rates.l2 <= rates.dram) return std::nullopt;
-  const double hit = std::min({reads, written, cold.dram_bytes});
+  const double read_hit = std::min(reads, written);
+  // Its stores stay in the (write-back) L2 too when its output fits in one partition's reuse share:
+  // reading from the L2 it allocates no new lines, so nothing evicts them during the kernel.
+  const double out = written_bytes(consumer);
+  const double write_hit = out <= gpu.l2_reuse_bytes() / kL2Partitions ? out : 0.0;
+  const double hit = std::min(cold.dram_bytes, read_hit + write_hit);
   // The kernel that moves the most bytes takes the hits; only its memory-bound time can shrink.
   const auto it = std::max_element(
       cold.kernels.begin(), cold.kernels.end(),
@@ -81,12 +86,12 @@ std::optional<OpTiming> warm_l2_timing(const wl::Op& consumer, const OpTiming& c
   warm.duration_us -= saved;
   warm.dram_bytes = std::max(0.0, warm.dram_bytes - hit);
   warm.option += kWarmInputSuffix;
+  if (write_hit > 0) warm.option += kKeptOutputSuffix;
   return warm;
 }
 
 bool input_warm(const OpTiming& t) {
-  return t.option.size() >= kWarmInputSuffix.size() &&
-         std::string_view(t.option).substr(t.option.size() - kWarmInputSuffix.size()) == kWarmInputSuffix;
+  return t.option.find(kWarmInputSuffix) != std::string::npos;
 }
 
 }  // namespace gpucast::sim

@@ -14,8 +14,15 @@
 
 namespace gpucast::sim {
 
-// What warm_l2_timing appends to the option of a timing it made warm.
+// What warm_l2_timing appends to the option of a timing it made warm, and when the consumer's
+// output stays in the L2 as well.
 inline constexpr std::string_view kWarmInputSuffix = " (input warm in L2)";
+inline constexpr std::string_view kKeptOutputSuffix = " (output kept in L2)";
+// The L2 of the GPUs gpucast models is split into two partitions, each SM writing through its near
+// one (NVIDIA A100 and H100 whitepapers; library fact): a warm consumer's stores stay in the L2 when
+// its output fits in one partition's share of the reuse set (assumption: the partitions split the
+// reuse share evenly).
+inline constexpr double kL2Partitions = 2;
 
 // Bytes the op writes to its outputs; 0 for ops the rule does not track.
 [[nodiscard]] double written_bytes(const wl::Op& op);
@@ -28,10 +35,11 @@ inline constexpr std::string_view kWarmInputSuffix = " (input warm in L2)";
 
 // The consumer's timing when `producer` (the previous kernel on its stream) left its output in the
 // L2 and one of the consumer's inputs is that output (its size is the output's: a weight cast after
-// a matmul, or a broadcast statistic, reads another tensor): the bytes it reads of that output (at most its
-// own input bytes) come at the L2's rate instead of DRAM's, taken off its memory-bound time. nullopt when the
-// rule does not apply (not a pointwise or row consumer, sizes differ, no memory-bound time, or the producer's
-// output does not fit).
+// a matmul, or a broadcast statistic, reads another tensor): the bytes it reads of that output (at
+// most its own input bytes) come at the L2's rate instead of DRAM's, and so do its stores when its
+// output fits in one L2 partition's share of the reuse set (kL2Partitions), taken off its
+// memory-bound time. nullopt when the rule does not apply (not a pointwise or row consumer, sizes
+// differ, no memory-bound time, or the producer's output does not fit).
 [[nodiscard]] std::optional<OpTiming> warm_l2_timing(const wl::Op& consumer, const OpTiming& cold,
                                                      const wl::Op& producer, const device::Device& gpu);
 

@@ -56,7 +56,27 @@ SCENARIO("the hit is the smaller of what the producer wrote and what the consume
   sim::OpPredictor p(gpu);
   const auto warm = sim::warm_l2_timing(wl::Op{consumer}, p.predict(wl::Op{consumer}), wl::Op{producer}, gpu);
   REQUIRE(warm);
-  CHECK(p.predict(wl::Op{consumer}).dram_bytes - warm->dram_bytes == Approx(4000));
+  // 4000 bytes read from the L2 and its 4000-byte output kept there (one partition's share is 2.5 MB).
+  CHECK(p.predict(wl::Op{consumer}).dram_bytes - warm->dram_bytes == Approx(4000 + 4000));
+}
+
+SCENARIO("a warm consumer's output stays in the L2 when it fits in one partition's share of the reuse set") {
+  // 10 MB of L2, reuse share 0.5: 5 MB reused, 2.5 MB per partition. A pointwise op reads the
+  // producer's fp32 output (warm) and writes an fp32 output of its size.
+  const device::Device gpu = l2_gpu();
+  sim::OpPredictor p(gpu);
+  const double share = gpu.l2_reuse_bytes() / sim::kL2Partitions;
+  auto saved = [&](long elements) {
+    wl::ElementwiseOp e;
+    e.elements = elements;
+    e.dtype = e.out_dtype = DataType::fp32;
+    const auto warm = sim::warm_l2_timing(wl::Op{e}, p.predict(wl::Op{e}), wl::Op{e}, gpu);
+    REQUIRE(warm);
+    return p.predict(wl::Op{e}).dram_bytes - warm->dram_bytes;
+  };
+  const long fits = long(share / 4);
+  CHECK(saved(fits) == Approx(8.0 * fits));            // input and output
+  CHECK(saved(fits + 1) == Approx(4.0 * (fits + 1)));  // the input only
 }
 
 SCENARIO("a consumer reads the producer's output only when one of its inputs has that output's size") {
