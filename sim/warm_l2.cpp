@@ -28,6 +28,24 @@ double written_bytes(const wl::Op& op) {
       op);
 }
 
+double output_elements(const wl::Op& op) {
+  if (const auto* e = std::get_if<wl::ElementwiseOp>(&op)) return double(e->elements);
+  if (const auto* r = std::get_if<wl::RowOp>(&op))
+    return double(r->rows) * (r->kind == wl::RowOpKind::reduce ? 1.0 : double(r->cols));
+  if (const auto* g = std::get_if<wl::GemmOp>(&op)) return double(g->m) * double(g->n) * double(g->batch);
+  if (const auto* a = std::get_if<wl::AttentionOp>(&op))
+    return a->backward ? 0.0 : double(a->batch) * a->heads * double(a->seq_q) * a->head_dim;
+  if (const auto* c = std::get_if<wl::Conv2dOp>(&op))
+    return double(c->n) * double(c->p()) * double(c->q()) * double(c->k);
+  return 0;
+}
+
+double input_elements(const wl::Op& op) {
+  if (const auto* e = std::get_if<wl::ElementwiseOp>(&op)) return double(e->elements);
+  if (const auto* r = std::get_if<wl::RowOp>(&op)) return double(r->rows) * double(r->cols);
+  return 0;
+}
+
 double input_bytes(const wl::Op& op) {
   if (const auto* e = std::get_if<wl::ElementwiseOp>(&op))
     return double(e->elements) * bytes_per_element(e->dtype) * std::max(0, e->inputs);
@@ -42,9 +60,17 @@ std::optional<OpTiming> warm_l2_timing(const wl::Op& consumer, const OpTiming& c
   const double written = written_bytes(producer);
   if (reads <= 0 || written <= 0 || written > gpu.l2_reuse_bytes() || cold.kernels.empty())
     return std::nullopt;
+  // The consumer reads the producer's output only when one of its inputs is a tensor of that size
+  // (a weight cast after a matmul, a norm's statistics after an activation: other tensors).
+  if (output_elements(producer) != input_elements(consumer)) return std::nullopt;
   const auto& rates = gpu.rates();
   if (rates.dram <= 0 || rates.l2 <= rates.dram) return std::nullopt;
-  const double hit = std::min({reads, written, cold.dram_bytes});
+  const double read_hit = std::min(reads, written);
+  // Its stores stay in the (write-back) L2 too when its output fits in one partition's reuse share:
+  // reading from the L2 it allocates no new lines, so nothing evicts them during the kernel.
+  const double out = written_bytes(consumer);
+  const double write_hit = out <= gpu.l2_reuse_bytes() / kL2Partitions ? out : 0.0;
+  const double hit = std::min(cold.dram_bytes, read_hit + write_hit);
   // The kernel that moves the most bytes takes the hits; only its memory-bound time can shrink.
   const auto it = std::max_element(
       cold.kernels.begin(), cold.kernels.end(),
@@ -59,8 +85,13 @@ std::optional<OpTiming> warm_l2_timing(const wl::Op& consumer, const OpTiming& c
   warm.exec_us -= saved;
   warm.duration_us -= saved;
   warm.dram_bytes = std::max(0.0, warm.dram_bytes - hit);
-  warm.option += " (input warm in L2)";
+  warm.option += kWarmInputSuffix;
+  if (write_hit > 0) warm.option += kKeptOutputSuffix;
   return warm;
+}
+
+bool input_warm(const OpTiming& t) {
+  return t.option.find(kWarmInputSuffix) != std::string::npos;
 }
 
 }  // namespace gpucast::sim

@@ -1,6 +1,7 @@
 // Producer -> consumer reuse through the L2 (sim/warm_l2.h): a pointwise kernel right after the
 // kernel that wrote its input, on the same stream, reads it from the L2 when it fits in the share
-// a reused set keeps; otherwise, or on another stream, from DRAM as its standalone prediction says.
+// a reused set keeps and one of its inputs has that output's size; otherwise, or on another stream,
+// from DRAM as its standalone prediction says.
 #include <catch2/catch.hpp>
 
 #include "sim/simulator.h"
@@ -44,17 +45,58 @@ SCENARIO("the producer must be the previous kernel on the consumer's own stream"
 }
 
 SCENARIO("the hit is the smaller of what the producer wrote and what the consumer reads") {
-  wl::ElementwiseOp big, small;
-  big.elements = 1000;
-  small.elements = 10;
-  big.dtype = big.out_dtype = small.dtype = small.out_dtype = DataType::fp32;
-  CHECK(sim::written_bytes(wl::Op{small}) == 40);
-  CHECK(sim::input_bytes(wl::Op{big}) == 4000);
+  // A binary op reads two tensors of 1000 fp32 elements; the producer wrote one of them.
+  wl::ElementwiseOp producer, consumer;
+  producer.elements = consumer.elements = 1000;
+  consumer.inputs = 2;
+  producer.dtype = producer.out_dtype = consumer.dtype = consumer.out_dtype = DataType::fp32;
+  CHECK(sim::written_bytes(wl::Op{producer}) == 4000);
+  CHECK(sim::input_bytes(wl::Op{consumer}) == 8000);
   const device::Device gpu = l2_gpu();
   sim::OpPredictor p(gpu);
-  const auto warm = sim::warm_l2_timing(wl::Op{big}, p.predict(wl::Op{big}), wl::Op{small}, gpu);
+  const auto warm = sim::warm_l2_timing(wl::Op{consumer}, p.predict(wl::Op{consumer}), wl::Op{producer}, gpu);
   REQUIRE(warm);
-  CHECK(p.predict(wl::Op{big}).dram_bytes - warm->dram_bytes == Approx(40));
+  // 4000 bytes read from the L2 and its 4000-byte output kept there (one partition's share is 2.5 MB).
+  CHECK(p.predict(wl::Op{consumer}).dram_bytes - warm->dram_bytes == Approx(4000 + 4000));
+}
+
+SCENARIO("a warm consumer's output stays in the L2 when it fits in one partition's share of the reuse set") {
+  // 10 MB of L2, reuse share 0.5: 5 MB reused, 2.5 MB per partition. A pointwise op reads the
+  // producer's fp32 output (warm) and writes an fp32 output of its size.
+  const device::Device gpu = l2_gpu();
+  sim::OpPredictor p(gpu);
+  const double share = gpu.l2_reuse_bytes() / sim::kL2Partitions;
+  auto saved = [&](long elements) {
+    wl::ElementwiseOp e;
+    e.elements = elements;
+    e.dtype = e.out_dtype = DataType::fp32;
+    const auto warm = sim::warm_l2_timing(wl::Op{e}, p.predict(wl::Op{e}), wl::Op{e}, gpu);
+    REQUIRE(warm);
+    return p.predict(wl::Op{e}).dram_bytes - warm->dram_bytes;
+  };
+  const long fits = long(share / 4);
+  CHECK(saved(fits) == Approx(8.0 * fits));            // input and output
+  CHECK(saved(fits + 1) == Approx(4.0 * (fits + 1)));  // the input only
+}
+
+SCENARIO("a consumer reads the producer's output only when one of its inputs has that output's size") {
+  // A weight cast (589,824 elements) right after a matmul writing 8192 x 768: another tensor.
+  const device::Device gpu = l2_gpu();
+  sim::OpPredictor p(gpu);
+  wl::ElementwiseOp producer, consumer;
+  producer.dtype = producer.out_dtype = consumer.dtype = consumer.out_dtype = DataType::fp32;
+  producer.elements = 1000;
+  consumer.elements = 1000;
+  CHECK(sim::warm_l2_timing(wl::Op{consumer}, p.predict(wl::Op{consumer}), wl::Op{producer}, gpu));
+  consumer.elements = 1001;
+  CHECK_FALSE(sim::warm_l2_timing(wl::Op{consumer}, p.predict(wl::Op{consumer}), wl::Op{producer}, gpu));
+  consumer.elements = 999;
+  CHECK_FALSE(sim::warm_l2_timing(wl::Op{consumer}, p.predict(wl::Op{consumer}), wl::Op{producer}, gpu));
+  // A GEMM's output (m x n) read by a pointwise op of m x n elements is the same tensor.
+  const wl::Op gemm{wl::GemmOp{40, 25, 64, 1, DataType::fp32, DataType::fp32}};
+  consumer.elements = 1000;
+  CHECK(sim::output_elements(gemm) == 1000);
+  CHECK(sim::warm_l2_timing(wl::Op{consumer}, p.predict(wl::Op{consumer}), gemm, gpu));
 }
 
 SCENARIO("GEMMs are never warm consumers") {

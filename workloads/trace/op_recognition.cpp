@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <sstream>
 #include <unordered_set>
 
 namespace gpucast::trace {
@@ -318,6 +319,38 @@ const std::unordered_set<std::string>& reduction_names() {
   return kNames;
 }
 
+// The dims a reduction (sum, mean, amax, ... : the dim list is its second argument) reduces, when its
+// Concrete Inputs recorded them: `value` holds them when they are the trailing dims (sorted), and the
+// result is empty (no value) when they include a leading dim, which no row model describes (a
+// column reduction's kernel strides across rows). nullopt when not recorded.
+struct ReducedDims {
+  std::vector<std::int64_t> value;
+  [[nodiscard]] bool empty() const { return value.empty(); }
+};
+std::optional<ReducedDims> reduced_dims(const std::string& n, const CpuOp& op, size_t rank) {
+  static const std::unordered_set<std::string> kDimSecond{"sum", "mean", "amax", "amin", "var", "std",
+                                                          "var_mean", "prod", "any", "all"};
+  if (!kDimSecond.count(n) || op.inputs.size() < 2 || rank == 0) return std::nullopt;
+  std::string s = op.inputs[1].concrete;
+  if (s.empty() || s.front() != '[') return std::nullopt;
+  std::vector<std::int64_t> dims;
+  for (char& c : s)
+    if (c == '[' || c == ']' || c == ',') c = ' ';
+  std::istringstream in(s);
+  for (std::int64_t d; in >> d;) {
+    if (d < 0) d += static_cast<std::int64_t>(rank);
+    if (d < 0 || d >= static_cast<std::int64_t>(rank)) return std::nullopt;
+    dims.push_back(d);
+  }
+  if (dims.empty()) return std::nullopt;  // "[]": every dim
+  std::sort(dims.begin(), dims.end());
+  dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
+  const auto first = static_cast<std::int64_t>(rank - dims.size());
+  for (size_t i = 0; i < dims.size(); ++i)
+    if (dims[i] != first + static_cast<std::int64_t>(i)) return ReducedDims{};
+  return ReducedDims{dims};
+}
+
 std::optional<wl::Op> recognize_pointwise(const std::string& n, const CpuOp& op, const std::string& kernel) {
   const bool reduce_kernel = has(kernel, "reduce_kernel");
   const bool reduction = reduction_names().count(n) > 0;
@@ -356,8 +389,25 @@ std::optional<wl::Op> recognize_pointwise(const std::string& n, const CpuOp& op,
       largest = i;
     }
   if (elements <= 0) return std::nullopt;
-  if (reduction || (reduce_kernel && !pointwise_kernel))
+  if (reduction || (reduce_kernel && !pointwise_kernel)) {
+    const auto* x = shape(op, largest);
+    if (reduction && largest == 0 && x) {
+      const auto dims = reduced_dims(n, op, x->size());
+      if (dims && dims->empty()) return std::nullopt;  // over leading dims: not a row reduction
+      if (dims && !dims->value.empty()) {
+        // Over the trailing dims: a row per leading index, a row's length their product.
+        wl::RowOp r;
+        r.kind = wl::RowOpKind::reduce;
+        r.cols = 1;
+        for (size_t d = x->size() - dims->value.size(); d < x->size(); ++d) r.cols *= (*x)[d];
+        r.rows = r.cols > 0 ? numel(*x) / r.cols : 0;
+        r.dtype = dtype_at(op, 0);
+        if (r.rows <= 0 || r.cols <= 0) return std::nullopt;
+        return wl::Op{r};
+      }
+    }
     return row_op(wl::RowOpKind::reduce, shape(op, largest), dtype_at(op, largest));
+  }
   int inputs = 0;
   for (size_t i = 0; i < op.inputs.size(); ++i)
     if (const auto* s = shape(op, i); s && numel(*s) == elements) ++inputs;

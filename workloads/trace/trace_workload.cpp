@@ -1,6 +1,7 @@
 #include "workloads/trace/trace_workload.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <unordered_map>
@@ -21,9 +22,9 @@ wl::Op memory_op(const GpuActivity& g) {
   if (g.kind == GpuActivityKind::memcpy) {
     wl::CopyOp c;
     c.bytes = std::max(1.0, g.bytes);
-    c.kind = g.name.find("HtoD") != std::string::npos ? wl::CopyKind::h2d
+    c.kind = g.name.find("HtoD") != std::string::npos   ? wl::CopyKind::h2d
              : g.name.find("DtoH") != std::string::npos ? wl::CopyKind::d2h
-                                                         : wl::CopyKind::d2d;
+                                                        : wl::CopyKind::d2d;
     return c;
   }
   wl::ElementwiseOp e;  // memset: a pure write
@@ -67,7 +68,7 @@ wl::TracedOp scaled_op(const KinetoTrace& t, const Group& grp, const std::vector
     s.bound = achieved_gbps >= 0.25 * s.source_dram_gbps ? wl::TracedBound::memory : wl::TracedBound::latency;
   } else {
     s.bound = family == "gemm" || family == "conv" || family == "attention" ? wl::TracedBound::compute
-                                                                              : wl::TracedBound::memory;
+                                                                            : wl::TracedBound::memory;
   }
   return s;
 }
@@ -80,9 +81,24 @@ std::string op_label(const std::string& cpu_op) {
   return out;
 }
 
+// The shortest GPU time of each activity kind (kernel, memcpy, memset) among `acts`: what the GPU
+// takes for the least work of that kind (launch to retire); 0 for a kind that does not occur.
+std::array<double, 3> activity_floors(const KinetoTrace& t, const std::vector<LinkedActivity>& acts) {
+  std::array<double, 3> floors{0, 0, 0};
+  std::array<bool, 3> seen{false, false, false};
+  for (const auto& a : acts) {
+    const auto& g = t.gpu[a.gpu];
+    const auto kind = static_cast<size_t>(g.kind);
+    floors[kind] = seen[kind] ? std::min(floors[kind], g.dur_us) : g.dur_us;
+    seen[kind] = true;
+  }
+  return floors;
+}
+
 }  // namespace
 
-TraceImport import_trace(KinetoTrace& t, const StepWindow& window, const hw::GpuSpec& source, const std::string& name) {
+TraceImport import_trace(KinetoTrace& t, const StepWindow& window, const hw::GpuSpec& source,
+                         const std::string& name) {
   TraceImport out;
   out.window = window;
   out.source_gpu = source.id;
@@ -90,8 +106,9 @@ TraceImport import_trace(KinetoTrace& t, const StepWindow& window, const hw::Gpu
   const TraceLinks links = link_trace(t, window);
   const auto& acts = links.activities;
   if (acts.empty())
-    throw InputError(SourceLocation{t.origin}, "--step",
-                     "no GPU kernels were launched in " + window.label + " (is CUDA activity recorded for it?)");
+    throw InputError(
+        SourceLocation{t.origin}, "--step",
+        "no GPU kernels were launched in " + window.label + " (is CUDA activity recorded for it?)");
   for (const auto& op : t.cpu_ops)
     if (op.has_shapes) {
       out.shapes = true;
@@ -136,6 +153,9 @@ TraceImport import_trace(KinetoTrace& t, const StepWindow& window, const hw::Gpu
     e->elements = std::max<wl::Count>(1, static_cast<wl::Count>(blocks * kForeachChunkElements));
   }
 
+  // The GPU's floor per activity kind: the trace's shortest kernel, memset and memcpy.
+  const std::array<double, 3> floors = activity_floors(t, acts);
+
   // Host timeline of the trace: a group is issued when its first launch call returns.
   auto issue_time = [&](size_t act) {
     const auto& l = acts[act];
@@ -151,7 +171,8 @@ TraceImport import_trace(KinetoTrace& t, const StepWindow& window, const hw::Gpu
   }
   auto gpu_done_before = [&](double x) {
     const auto it = std::lower_bound(launch_ts.begin(), launch_ts.end(), x);
-    return it == launch_ts.begin() ? window.begin_us : done_by[static_cast<size_t>(it - launch_ts.begin()) - 1];
+    return it == launch_ts.begin() ? window.begin_us
+                                   : done_by[static_cast<size_t>(it - launch_ts.begin()) - 1];
   };
   // The host wait inside a sync call: from its start until the GPU finished what came before.
   auto sync_wait = [&](const RuntimeCall& s) {
@@ -182,23 +203,28 @@ TraceImport import_trace(KinetoTrace& t, const StepWindow& window, const hw::Gpu
     position[order[rank]] = rank;
     const auto& first_act = acts[grp.members.front()];
     const auto& g = t.gpu[first_act.gpu];
-    const CpuOp* op = grp.op >= 0 ? &t.cpu_ops[grp.op] : first_act.innermost >= 0 ? &t.cpu_ops[first_act.innermost] : nullptr;
+    const CpuOp* op = grp.op >= 0                ? &t.cpu_ops[grp.op]
+                      : first_act.innermost >= 0 ? &t.cpu_ops[first_act.innermost]
+                                                 : nullptr;
     TracedKernelRecord rec;
     rec.trace_kernel = g.name;
     rec.cpu_op = op ? op->name : "";
     rec.outer_op = first_act.outermost >= 0 ? t.cpu_ops[first_act.outermost].name : "";
     rec.kernel_family = kernel_family(g.name);
     rec.kernels = static_cast<int>(grp.members.size());
-    for (size_t m : grp.members) rec.measured_us += t.gpu[acts[m].gpu].dur_us;
+    for (size_t m : grp.members) {
+      rec.measured_us += t.gpu[acts[m].gpu].dur_us;
+      rec.floor_us += floors[static_cast<size_t>(t.gpu[acts[m].gpu].kind)];
+    }
     rec.measured_start_us = g.ts_us - start;
     rec.recognized = grp.recognized.has_value();
 
     wl::Kernel k;
     k.op = grp.recognized ? *grp.recognized : wl::Op{scaled_op(t, grp, acts, op, source)};
     k.stream = static_cast<int>(g.stream);
-    const std::string label = grp.recognized && op ? op_label(op->name)
+    const std::string label = grp.recognized && op                ? op_label(op->name)
                               : g.kind != GpuActivityKind::kernel ? rec.kernel_family
-                                                                   : "traced_" + rec.kernel_family;
+                                                                  : "traced_" + rec.kernel_family;
     k.name = label + "_" + std::to_string(rank);
     names[order[rank]] = k.name;
     // Host delay since the previous issue, less the time the host spent waiting in syncs.
@@ -236,7 +262,8 @@ TraceImport import_trace(KinetoTrace& t, const StepWindow& window, const hw::Gpu
     auto start_of = [&](size_t gi) { return t.gpu[acts[groups[gi].members.front()].gpu].ts_us; };
     auto end_of = [&](size_t gi) {
       double e = 0;
-      for (size_t m : groups[gi].members) e = std::max(e, t.gpu[acts[m].gpu].ts_us + t.gpu[acts[m].gpu].dur_us);
+      for (size_t m : groups[gi].members)
+        e = std::max(e, t.gpu[acts[m].gpu].ts_us + t.gpu[acts[m].gpu].dur_us);
       return e;
     };
     std::map<std::int64_t, std::optional<size_t>> last_on;
@@ -246,7 +273,8 @@ TraceImport import_trace(KinetoTrace& t, const StepWindow& window, const hw::Gpu
       const auto stream = kernels[rank].stream;
       const double start = start_of(gi);
       double ready = issue_time(groups[gi].members.front());
-      if (auto it = last_on.find(stream); it != last_on.end() && it->second) ready = std::max(ready, end_of(*it->second));
+      if (auto it = last_on.find(stream); it != last_on.end() && it->second)
+        ready = std::max(ready, end_of(*it->second));
       if (start > ready + kSlackUs) {
         std::optional<size_t> best;
         for (const auto& [other, last] : last_on) {

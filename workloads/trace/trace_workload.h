@@ -15,14 +15,17 @@
 namespace gpucast::trace {
 
 struct TracedKernelRecord {
-  std::string trace_kernel;   // the (first) trace kernel's name
-  std::string cpu_op;         // the CPU op it was recognized from, else the innermost one ("" unlinked)
-  std::string outer_op;       // the top-level CPU op around the launch
-  std::string kernel_family;  // from the kernel name alone
-  double measured_us = 0;     // GPU time in the trace (summed over the group)
+  std::string trace_kernel;      // the (first) trace kernel's name
+  std::string cpu_op;            // the CPU op it was recognized from, else the innermost one ("" unlinked)
+  std::string outer_op;          // the top-level CPU op around the launch
+  std::string kernel_family;     // from the kernel name alone
+  double measured_us = 0;        // GPU time in the trace (summed over the group)
   double measured_start_us = 0;  // when its first kernel started, from the window's start
-  int kernels = 1;            // trace kernels in the group
-  bool recognized = false;    // re-predicted by an op model (else scaled)
+  int kernels = 1;               // trace kernels in the group
+  // The least GPU time the group can show: per trace kernel, the trace's shortest activity of its
+  // kind (kernel, memcpy, memset), summed.
+  double floor_us = 0;
+  bool recognized = false;  // re-predicted by an op model (else scaled)
 };
 
 struct TraceImport {
@@ -35,7 +38,7 @@ struct TraceImport {
   // later when the previous step's kernels were still running) to the later of host end and the
   // last GPU end. The replay starts there with the host already that far into the step.
   double measured_step_us = 0;
-  double replay_start_us = 0;    // that start, from the window's start
+  double replay_start_us = 0;  // that start, from the window's start
   double measured_gpu_busy_us = 0;
   double traced_gpu_us = 0;      // summed GPU time of the imported kernels
   double recognized_gpu_us = 0;  // ... of those re-predicted by op models
@@ -47,7 +50,7 @@ struct TraceImport {
 };
 
 // Builds the workload of `window` (see select_step). `source` is the GPU the trace ran on.
-[[nodiscard]] TraceImport import_trace(KinetoTrace& trace, const StepWindow& window, const hw::GpuSpec& source,
-                                       const std::string& name);
+[[nodiscard]] TraceImport import_trace(KinetoTrace& trace, const StepWindow& window,
+                                       const hw::GpuSpec& source, const std::string& name);
 
 }  // namespace gpucast::trace

@@ -202,6 +202,19 @@ def families():
     return t
 
 
+def reductions():
+    """Three sums of one [8, 1024, 768] fp32 tensor: over the last dim, over the two trailing dims
+    (negative indices), and over the two leading dims (a column reduction)."""
+    t = Trace()
+    t.step(1, T0, 400)
+    kernel = "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()> >"
+    for i, dims in enumerate(("[-1]", "[-2, -1]", "[0, 1]")):
+        ext = t.op("aten::sum", T0 + 10 + 100 * i, 30, [[8, 1024, 768], [], [], []], ["float", "ScalarList", "Scalar", ""],
+                   ["", dims, "False", ""])
+        t.kernel(kernel, T0 + 15 + 100 * i, T0 + 20 + 100 * i, 10.0, ext)
+    return t
+
+
 def two_streams():
     """Stream 7 runs A (0-100 us); stream 20's B waits on A via an event, then C runs on stream 7."""
     t = Trace()
@@ -233,6 +246,7 @@ def main():
     write("host_bound.json", host_bound().doc())
     write("families.json", families().doc())
     write("two_streams.json", two_streams().doc())
+    write("reductions.json", reductions().doc())
     # Bad inputs.
     with open(os.path.join(HERE, "bad_not_json.json"), "w") as f:
         f.write('{"traceEvents": [ {"ph": "X", "cat": "kernel", oops} ]}\n')
