@@ -77,7 +77,8 @@ SCENARIO("every command's JSON conforms to its documented schema") {
 SCENARIO("the schema check catches a document that breaks the schema") {
   const auto schema = test::load_schema("bench");
   auto doc = reports::Json::parse(R"({"gpu": "x", "kernels": 1.5, "distinct_shapes": false, "build_s": 0,
-      "predict_s": 0, "kernels_per_s": 0, "predicted_total_us": 0, "surprise": 1})", "doc");
+      "predict_s": 0, "kernels_per_s": 0, "build_cpu_s": 0, "predict_cpu_s": 0, "predicted_total_us": 0,
+      "surprise": 1})", "doc");
   const auto v = test::schema_violations(doc, schema);
   CHECK(v.size() == 2);  // kernels is not an integer; "surprise" is undocumented
 }
