@@ -6,6 +6,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/graph/adjacency_list.hpp>
@@ -96,10 +97,14 @@ class Workload {
   }
   // Host time after the last kernel is issued (a replayed trace's step tail), when known.
   [[nodiscard]] std::optional<double> host_tail_us() const { return host_tail_us_; }
-  [[nodiscard]] Workload with_host_tail_us(double us) const {
+  [[nodiscard]] Workload with_host_tail_us(double us) const& {
     Workload w = *this;
     w.host_tail_us_ = us;
     return w;
+  }
+  [[nodiscard]] Workload with_host_tail_us(double us) && {  // no copy of a temporary's kernels
+    host_tail_us_ = us;
+    return std::move(*this);
   }
   // The same workload on a host `speed` times as fast: replayed host delays, sync points and the
   // tail divide by it (speed > 0).

@@ -236,7 +236,8 @@ Workload read_table(const toml::table& root, const std::string& file) {
   }
   if (kernels.empty()) throw InputError(SourceLocation{file}, "kernel", "the workload has no [[kernel]] entries");
   auto w = Workload::build(name, launch, std::move(kernels), host_launch_us, file);
-  return host_tail_us ? w.with_host_tail_us(*host_tail_us) : w;
+  if (host_tail_us) return std::move(w).with_host_tail_us(*host_tail_us);
+  return w;  // moved, not copied (a conditional expression here copied every kernel)
 }
 
 std::string toml_string(const std::string& s) {
