@@ -94,15 +94,20 @@ def main():
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--fit", action="store_true",
                     help="print the dev-split MAPE of framework.model_factor 1.0..2.6 per machine (the tuning)")
+    ap.add_argument("--fit-range", default="1.0,3.0", help="factors tried by --fit: MIN,MAX (0.1 steps)")
+    ap.add_argument("--host", default="", help="only this host profile (e.g. h100-box)")
     ap.add_argument("--only", default="", help="only runs whose key contains this text (e.g. gpt)")
     a = ap.parse_args()
     if a.fit:
+        lo, hi = (float(v) for v in a.fit_range.split(","))
         for gpu, host, files in LEASES:
+            if a.host and host != a.host:
+                continue
             # The factor is fitted on the dev runs of fresh processes (see LEASES).
             dev = [r for r in runs(files) if r[4] == "dev" and r[5] == "fresh"]
             best = None
-            for i in range(21):
-                f = 1.0 + 0.1 * i
+            for i in range(int(round((hi - lo) / 0.1)) + 1):
+                f = lo + 0.1 * i
                 errs = []
                 for kind, key, args, measured, split, process in dev:
                     p = predict(a.gpucast, gpu, host, args, ["host.framework.model_factor=%.2f" % f])
@@ -115,6 +120,8 @@ def main():
         return
     rows = []
     for gpu, host, files in LEASES:
+        if a.host and host != a.host:
+            continue
         for kind, key, args, measured, split, process in runs(files):
             if a.only not in key:
                 continue
