@@ -131,7 +131,8 @@ HostSpec build_host_spec(const std::string& id, const std::string& origin, const
   h.library_attention_us = optional("library.attention_us");
   h.library_norm_us = optional("library.norm_us");
   h.library_embedding_us = optional("library.embedding_us");
-  h.grad_record_us = values.count("framework.grad_record_us") ? number(values, "framework.grad_record_us") : 0.0;
+  h.grad_record_us =
+      values.count("framework.grad_record_us") ? number(values, "framework.grad_record_us") : 0.0;
   h.values = values;
   for (const auto& [path, value] : sources) h.sources[path] = std::get<std::string>(value.value);
   return h;

@@ -78,9 +78,9 @@ std::string_view host_category_key(HostCategory c) {
 
 std::string_view host_category_id(HostCategory c) {
   static constexpr std::array<std::string_view, kHostCategories> kIds{
-      "module_call",    "op_dispatch",     "autograd_node",  "grad_record",   "launch",        "library_call",
-      "optimizer_step", "optimizer_param", "foreach_tensor", "fused_tensor",  "sync",
-      "graph_replay",   "graph_kernel",    "compile_guard",  "compile_launch"};
+      "module_call",  "op_dispatch",    "autograd_node",   "grad_record",    "launch",
+      "library_call", "optimizer_step", "optimizer_param", "foreach_tensor", "fused_tensor",
+      "sync",         "graph_replay",   "graph_kernel",    "compile_guard",  "compile_launch"};
   return kIds[size_t(c)];
 }
 
