@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""Host time and training steps: gpucast against helper-1's measured eager PyTorch runs.
+"""Host time and training steps: gpucast against measured eager PyTorch runs.
 
-Reads validation/runs/<gpu>/results.json and results_gpt.json (calibration/runs/bench_single.py:
-B_train, B_infer; Llama-style and GPT-2-style models),
-predicts each run with `gpucast predict` on the same GPU and the same host profile
-(hardware/catalog/hosts/<gpu-box>.toml), and prints per-run errors and MAPE for the dev split
-(batch 4 of each model: the set host figures may be tuned on) and the test split (every other run).
+Reads the result files of each measurement machine (LEASES: validation/runs/<gpu>/results.json and
+results_gpt.json, the second H200 machine's instance2/, the 2x H200 box's h200x2/host/;
+calibration/runs/bench_single.py sections B_train and B_infer), predicts each run with
+`gpucast predict` on the same GPU and the machine's host profile (hardware/catalog/hosts/<box>.toml),
+and prints per-run errors and MAPE per machine, process (fresh / after-profiler), set and family.
+Dev split: batch 4 of every training configuration (--fit tunes each box's framework.model_factor on
+its fresh-process dev runs); test split: every other run.
 
 Usage: python3 validation/host-training/evaluate.py [--gpucast build/cli/gpucast] [--markdown]
+       [--fit [--fit-range 1.0,3.0]] [--host BOX] [--only TEXT]
 """
 import argparse
 import json
