@@ -44,6 +44,20 @@ const std::vector<KeyDef>& host_keys() {
        "host time of one kernel launch (runtime and driver)"},
       {"library.call_us", K::number, "us", kReq, R::non_negative,
        "extra host time of one library call (cuBLAS/cuDNN heuristics and descriptors, SDPA dispatch)"},
+      {"library.gemm_us", K::number, "us", kOpt, R::non_negative,
+       "extra host time of one GEMM library call (nn.Linear's matmul/addmm: cuBLASLt heuristics); "
+       "default library.call_us"},
+      {"library.attention_us", K::number, "us", kOpt, R::non_negative,
+       "extra host time of one scaled_dot_product_attention call (backend selection, cuDNN/flash "
+       "setup); default library.call_us"},
+      {"library.norm_us", K::number, "us", kOpt, R::non_negative,
+       "extra host time of one fused norm call (F.layer_norm / F.rms_norm); default library.call_us"},
+      {"library.embedding_us", K::number, "us", kOpt, R::non_negative,
+       "extra host time of one embedding lookup (F.embedding: index checks, index_select); default "
+       "library.call_us"},
+      {"framework.grad_record_us", K::number, "us", kOpt, R::non_negative,
+       "extra host time of one forward aten op run with grad enabled (recording its autograd node and "
+       "saved tensors) over the same op under no_grad (default 0)"},
       {"optimizer.step_us", K::number, "us", kReq, R::non_negative,
        "fixed Python time of one optimizer.step() (param groups, state, step counters)"},
       {"optimizer.param_us", K::number, "us", kReq, R::non_negative,
@@ -112,9 +126,37 @@ HostSpec build_host_spec(const std::string& id, const std::string& origin, const
   h.compile_guard_us = number(values, "compile.guard_us");
   h.compile_launch_us = number(values, "compile.launch_us");
   h.model_factor = values.count("framework.model_factor") ? number(values, "framework.model_factor") : 1.0;
+  auto optional = [&](const char* path) { return values.count(path) ? number(values, path) : -1.0; };
+  h.library_gemm_us = optional("library.gemm_us");
+  h.library_attention_us = optional("library.attention_us");
+  h.library_norm_us = optional("library.norm_us");
+  h.library_embedding_us = optional("library.embedding_us");
+  h.grad_record_us =
+      values.count("framework.grad_record_us") ? number(values, "framework.grad_record_us") : 0.0;
   h.values = values;
   for (const auto& [path, value] : sources) h.sources[path] = std::get<std::string>(value.value);
   return h;
+}
+
+double HostSpec::library_us(LibraryKind kind) const {
+  double v = -1;
+  switch (kind) {
+    case LibraryKind::gemm:
+      v = library_gemm_us;
+      break;
+    case LibraryKind::attention:
+      v = library_attention_us;
+      break;
+    case LibraryKind::norm:
+      v = library_norm_us;
+      break;
+    case LibraryKind::embedding:
+      v = library_embedding_us;
+      break;
+    case LibraryKind::other:
+      break;
+  }
+  return v >= 0 ? v : library_call_us;
 }
 
 HostSpec host_from_gpu(const GpuSpec& gpu) {

@@ -26,6 +26,15 @@ struct HostSpec {
   double autograd_node_us = 0;  // framework.autograd_node_us: one backward node run by the autograd engine
   double launch_us = 0;         // cuda.launch_us: one cudaLaunchKernel (runtime and driver)
   double library_call_us = 0;   // library.call_us: cuBLAS/cuDNN/SDPA setup of one library call, extra
+  // Per kind of library call (library.gemm_us, .attention_us, .norm_us, .embedding_us); a kind
+  // the file leaves out costs library_call_us. Negative = not given.
+  double library_gemm_us = -1;
+  double library_attention_us = -1;
+  double library_norm_us = -1;
+  double library_embedding_us = -1;
+  // framework.grad_record_us: extra host time of one forward aten op run with grad enabled (the
+  // autograd graph node it records and the tensors it saves), over the same op under no_grad.
+  double grad_record_us = 0;
   // Optimizer step.
   double optimizer_step_us = 0;   // optimizer.step_us: Python of one optimizer.step() (param groups, state)
   double optimizer_param_us = 0;  // optimizer.param_us: Python per parameter per step (_init_group, checks)
@@ -43,6 +52,10 @@ struct HostSpec {
   // figure (attribute lookups, argument handling, allocator and cache misses of real model code);
   // multiplies the framework, launch, library and optimizer categories.
   double model_factor = 1;
+
+  // The extra host time of one library call of a kind (the per-kind key where given, else library.call_us).
+  enum class LibraryKind { other, gemm, attention, norm, embedding };
+  [[nodiscard]] double library_us(LibraryKind kind) const;
 
   FlatTable values;                            // every resolved key with where it came from
   std::map<std::string, std::string> sources;  // key path or section -> source text

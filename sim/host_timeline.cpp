@@ -10,15 +10,27 @@ namespace gpucast::sim {
 
 using wl::HostCategory;
 
-HostSplit host_cost(const hw::HostSpec& host, const wl::HostWork& work, double library_floor_us) {
+hw::HostSpec::LibraryKind library_kind(const wl::Op& op) {
+  using K = hw::HostSpec::LibraryKind;
+  if (std::holds_alternative<wl::GemmOp>(op)) return K::gemm;
+  if (std::holds_alternative<wl::AttentionOp>(op)) return K::attention;
+  if (std::holds_alternative<wl::EmbeddingOp>(op)) return K::embedding;
+  if (const auto* r = std::get_if<wl::RowOp>(&op))
+    if (r->kind == wl::RowOpKind::layernorm || r->kind == wl::RowOpKind::rmsnorm) return K::norm;
+  return K::other;
+}
+
+HostSplit host_cost(const hw::HostSpec& host, const wl::HostWork& work, double library_floor_us,
+                    hw::HostSpec::LibraryKind library) {
   HostSplit s{};
   auto price = [&](HostCategory c, double unit_us) { s[size_t(c)] = work[c] * unit_us; };
   const double f = host.model_factor;
   price(HostCategory::module_call, f * host.module_call_us);
   price(HostCategory::op_dispatch, f * host.op_dispatch_us);
   price(HostCategory::autograd_node, f * host.autograd_node_us);
+  price(HostCategory::grad_record, f * host.grad_record_us);
   price(HostCategory::launch, f * host.launch_us);
-  price(HostCategory::library_call, std::max(f * host.library_call_us, library_floor_us));
+  price(HostCategory::library_call, std::max(f * host.library_us(library), library_floor_us));
   price(HostCategory::optimizer_step, f * host.optimizer_step_us);
   price(HostCategory::optimizer_param, f * host.optimizer_param_us);
   price(HostCategory::foreach_tensor, f * host.foreach_tensor_us);
@@ -116,7 +128,7 @@ Timeline schedule_with_host(const wl::Workload& w, const std::vector<const OpTim
   for (size_t i = 0; i < n; ++i) {
     const auto& k = w.kernels()[i];
     const wl::HostWork work = k.host.empty() ? wl::default_host_work(k.op) : k.host;
-    const HostSplit cost = host_cost(priced, work, ops[i]->host_us);
+    const HostSplit cost = host_cost(priced, work, ops[i]->host_us, library_kind(k.op));
     h.split_of[i] = intern(cost);
     own[i] = total(cost) + k.host_delay_us.value_or(0.0);
     h.delay_us += k.host_delay_us.value_or(0.0);

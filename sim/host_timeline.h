@@ -17,8 +17,12 @@ using HostSplit = std::array<Microseconds, wl::kHostCategories>;
 
 // Host time of each category for one kernel. `library_floor_us` is the op model's own host time
 // per library call (e.g. a decode attention path), used where it exceeds the host's library cost.
+// `library` is the kind of library call the kernel makes (priced by library.<kind>_us).
 [[nodiscard]] HostSplit host_cost(const hw::HostSpec& host, const wl::HostWork& work,
-                                  double library_floor_us = 0);
+                                  double library_floor_us = 0,
+                                  hw::HostSpec::LibraryKind library = hw::HostSpec::LibraryKind::other);
+// The kind of library call an op makes: GEMM, attention, fused norm, embedding, or other.
+[[nodiscard]] hw::HostSpec::LibraryKind library_kind(const wl::Op& op);
 [[nodiscard]] Microseconds total(const HostSplit& split);
 
 struct HostTimeline {

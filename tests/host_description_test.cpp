@@ -53,6 +53,8 @@ SCENARIO("a valid host file loads with its figures") {
   CHECK(h.launch_us == 4);
   CHECK(h.autograd_node_us == 10);
   CHECK(h.model_factor == 1);
+  CHECK(h.grad_record_us == 0);                                               // optional, default 0
+  CHECK(h.library_us(hw::HostSpec::LibraryKind::gemm) == h.library_call_us);  // falls back
 }
 
 SCENARIO("a host file that extends another overrides only what it sets") {
@@ -89,6 +91,22 @@ SCENARIO("bad host files name file, line and key") {
     const auto e = load_error(catalog, "text");
     CHECK(e.key() == "sync.item_us");
     CHECK(e.where().line == 16);
+  }
+  WHEN("a per-kind library cost is negative") {
+    std::string text = kValid;
+    text.replace(text.find("call_us = 9\n"), 12, "call_us = 9\ngemm_us = -2\n");
+    dir.write("hosts/gemm.toml", text);
+    const auto e = load_error(catalog, "gemm");
+    CHECK(e.key() == "library.gemm_us");
+    CHECK(e.where().line == 10);
+  }
+  WHEN("framework.grad_record_us is text") {
+    std::string text = kValid;
+    text.replace(text.find("autograd_node_us = 10\n"), 22, "autograd_node_us = 10\ngrad_record_us = \"x\"\n");
+    dir.write("hosts/grad.toml", text);
+    const auto e = load_error(catalog, "grad");
+    CHECK(e.key() == "framework.grad_record_us");
+    CHECK(e.where().line == 6);
   }
   WHEN("a required key is missing") {
     std::string text = kValid;

@@ -12,6 +12,8 @@ std::string_view host_category_name(HostCategory c) {
       return "aten dispatch";
     case HostCategory::autograd_node:
       return "autograd";
+    case HostCategory::grad_record:
+      return "grad recording";
     case HostCategory::launch:
       return "launch";
     case HostCategory::library_call:
@@ -46,6 +48,8 @@ std::string_view host_category_key(HostCategory c) {
       return "framework.op_dispatch_us";
     case HostCategory::autograd_node:
       return "framework.autograd_node_us";
+    case HostCategory::grad_record:
+      return "framework.grad_record_us";
     case HostCategory::launch:
       return "cuda.launch_us";
     case HostCategory::library_call:
@@ -74,9 +78,9 @@ std::string_view host_category_key(HostCategory c) {
 
 std::string_view host_category_id(HostCategory c) {
   static constexpr std::array<std::string_view, kHostCategories> kIds{
-      "module_call",    "op_dispatch",     "autograd_node",  "launch",        "library_call",
-      "optimizer_step", "optimizer_param", "foreach_tensor", "fused_tensor",  "sync",
-      "graph_replay",   "graph_kernel",    "compile_guard",  "compile_launch"};
+      "module_call",  "op_dispatch",    "autograd_node",   "grad_record",    "launch",
+      "library_call", "optimizer_step", "optimizer_param", "foreach_tensor", "fused_tensor",
+      "sync",         "graph_replay",   "graph_kernel",    "compile_guard",  "compile_launch"};
   return kIds[size_t(c)];
 }
 

@@ -19,6 +19,7 @@ enum class HostCategory {
   module_call,      // nn.Module.__call__
   op_dispatch,      // aten op from Python (also ops that launch nothing: views, reshapes)
   autograd_node,    // one backward node in the autograd engine
+  grad_record,      // one forward aten op run with grad enabled: its autograd node and saved tensors
   launch,           // eager kernel launch
   library_call,     // cuBLAS / cuDNN / SDPA setup
   optimizer_step,   // one optimizer.step() call
@@ -31,7 +32,7 @@ enum class HostCategory {
   compile_guard,    // one torch.compile'd region call
   compile_launch,   // one kernel launched from compiled code
 };
-inline constexpr size_t kHostCategories = 14;
+inline constexpr size_t kHostCategories = 15;
 [[nodiscard]] std::string_view host_category_name(HostCategory c);
 // The host key that prices the category ("framework.module_call_us").
 [[nodiscard]] std::string_view host_category_key(HostCategory c);

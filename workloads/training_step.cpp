@@ -46,12 +46,17 @@ class StepBuilder {
 
   // ---- host annotations -------------------------------------------------------------------------
   void module(double n = 1) { pending_.add(HC::module_call, n); }
-  void dispatch(double n = 1) { pending_.add(HC::op_dispatch, n); }  // aten ops that launch nothing
+  // aten ops that launch nothing; with grad enabled each also records its autograd node (views too)
+  void dispatch(double n = 1) {
+    pending_.add(HC::op_dispatch, n);
+    if (grad_) pending_.add(HC::grad_record, n);
+  }
   void node(double n = 1) { pending_.add(HC::autograd_node, n); }    // backward nodes that launch nothing
 
   // A forward kernel: one aten op from Python and its launch.
   void fwd(const std::string& name, Op op, bool library = false) {
     pending_.add(HC::op_dispatch).add(HC::launch);
+    if (grad_) pending_.add(HC::grad_record);
     if (library) pending_.add(HC::library_call);
     emit(name, std::move(op));
   }
@@ -161,6 +166,11 @@ class StepBuilder {
     fwd(p + "residual2", ew(T_ * d_, R_, R_, 2));
   }
   void forward(const std::string& micro) {
+    grad_ = o_.mode == Mode::train;  // the training forward records the autograd graph
+    forward_ops(micro);
+    grad_ = false;
+  }
+  void forward_ops(const std::string& micro) {
     k_.scope(micro);
     module();  // the model
     if (!gpt()) {
@@ -496,6 +506,7 @@ class StepBuilder {
   double T_, d_, hd_, q_, kv_, ffn_, V_;
   DataType P_ = DataType::bf16, C_ = DataType::bf16, R_ = DataType::bf16;
   bool amp_ = false;
+  bool grad_ = false;  // forward ops run with grad enabled (training forward)
   int micro_ = 0;
   HostWork pending_;
   KernelSequence k_;

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""Host time and training steps: gpucast against helper-1's measured eager PyTorch runs.
+"""Host time and training steps: gpucast against measured eager PyTorch runs.
 
-Reads validation/runs/<gpu>/results.json and results_gpt.json (calibration/runs/bench_single.py:
-B_train, B_infer; Llama-style and GPT-2-style models),
-predicts each run with `gpucast predict` on the same GPU and the same host profile
-(hardware/catalog/hosts/<gpu-box>.toml), and prints per-run errors and MAPE for the dev split
-(batch 4 of each model: the set host figures may be tuned on) and the test split (every other run).
+Reads the result files of each measurement machine (LEASES: validation/runs/<gpu>/results.json and
+results_gpt.json, the second H200 machine's instance2/, the 2x H200 box's h200x2/host/;
+calibration/runs/bench_single.py sections B_train and B_infer), predicts each run with
+`gpucast predict` on the same GPU and the machine's host profile (hardware/catalog/hosts/<box>.toml),
+and prints per-run errors and MAPE per machine, process (fresh / after-profiler), set and family.
+Dev split: batch 4 of every training configuration (--fit tunes each box's framework.model_factor on
+its fresh-process dev runs); test split: every other run.
 
 Usage: python3 validation/host-training/evaluate.py [--gpucast build/cli/gpucast] [--markdown]
+       [--fit [--fit-range 1.0,3.0]] [--host BOX] [--only TEXT]
 """
 import argparse
 import json
@@ -16,13 +19,26 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# (GPU profile, host profile, folder of the measured runs). Each folder holds one machine's runs.
 MACHINES = {"h100-sxm": "h100-box", "h200-sxm": "h200-box"}
+# Result files per machine: (file, process). "after-profiler": bench_single.py's full run, whose
+# sections B ran in the process that had just run section A's torch.profiler traces (every op
+# slower and uneven there, see docs/accuracy.md); "fresh": a process that ran no trace first.
+LEASES = [("h100-sxm", "h100-box", [("validation/runs/h100-sxm/results.json", "after-profiler"),
+                                    ("validation/runs/h100-sxm/results_gpt.json", "fresh")]),
+          ("h200-sxm", "h200-box", [("validation/runs/h200-sxm/results.json", "after-profiler"),
+                                    ("validation/runs/h200-sxm/results_gpt.json", "fresh"),
+                                    ("validation/runs/h200-sxm/instance2/results_gpt_b4.json", "fresh"),
+                                    ("validation/runs/h200-sxm/instance2/results_llama_b4.json", "fresh")]),
+          ("h200-sxm", "h200x2-box", [("validation/runs/h200x2/host/results.json", "fresh"),
+                                      ("validation/runs/h200x2/host/results_gpt.json", "fresh")])]
+EXTRA_SETS = [s for s in os.environ.get("GPUCAST_HOST_SETS", "").split() if s]
 MODELS = os.path.join(ROOT, "validation", "host-training", "models")
 
 
 def predict(gpucast, gpu, host, args, sets=()):
     cmd = [gpucast, "predict", "--gpu", gpu, "--host", host, "--format", "json"] + args
-    for s in sets:
+    for s in list(sets) + EXTRA_SETS:
         cmd += ["--set", s]
     out = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
     if out.returncode != 0:
@@ -42,12 +58,13 @@ def model_file(name):
     return os.path.join(MODELS, "llama-%s.toml" % name)
 
 
-def runs(gpu):
+def runs(files):
+    """(kind, key, args, measured ms, split, process) of every run in the machine's files."""
     out = []
-    for fname in ("results.json", "results_gpt.json"):
-        path = os.path.join(ROOT, "validation", "runs", gpu, fname)
+    for fname, process in files:
+        path = os.path.join(ROOT, fname)
         if os.path.exists(path):
-            out += runs_of(json.load(open(path))["results"])
+            out += [r + (process,) for r in runs_of(json.load(open(path))["results"])]
     return out
 
 
@@ -80,27 +97,35 @@ def main():
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--fit", action="store_true",
                     help="print the dev-split MAPE of framework.model_factor 1.0..2.6 per machine (the tuning)")
+    ap.add_argument("--fit-range", default="1.0,3.0", help="factors tried by --fit: MIN,MAX (0.1 steps)")
+    ap.add_argument("--host", default="", help="only this host profile (e.g. h100-box)")
     ap.add_argument("--only", default="", help="only runs whose key contains this text (e.g. gpt)")
     a = ap.parse_args()
     if a.fit:
-        for gpu, host in MACHINES.items():
-            dev = [r for r in runs(gpu) if r[4] == "dev"]
+        lo, hi = (float(v) for v in a.fit_range.split(","))
+        for gpu, host, files in LEASES:
+            if a.host and host != a.host:
+                continue
+            # The factor is fitted on the dev runs of fresh processes (see LEASES).
+            dev = [r for r in runs(files) if r[4] == "dev" and r[5] == "fresh"]
             best = None
-            for i in range(17):
-                f = 1.0 + 0.1 * i
+            for i in range(int(round((hi - lo) / 0.1)) + 1):
+                f = lo + 0.1 * i
                 errs = []
-                for kind, key, args, measured, split in dev:
+                for kind, key, args, measured, split, process in dev:
                     p = predict(a.gpucast, gpu, host, args, ["host.framework.model_factor=%.2f" % f])
                     errs.append(abs(p["total_us"] / 1e3 - measured) / measured)
                 mape = sum(errs) / len(errs)
-                print("%s factor %.2f dev MAPE %.1f%%" % (gpu, f, 100 * mape))
+                print("%s factor %.2f dev MAPE %.1f%%" % (host, f, 100 * mape))
                 if best is None or mape < best[1]:
                     best = (f, mape)
-            print("%s best factor %.2f (dev MAPE %.1f%%)" % (gpu, best[0], 100 * best[1]))
+            print("%s best factor %.2f (dev MAPE %.1f%%)" % (host, best[0], 100 * best[1]))
         return
     rows = []
-    for gpu, host in MACHINES.items():
-        for kind, key, args, measured, split in runs(gpu):
+    for gpu, host, files in LEASES:
+        if a.host and host != a.host:
+            continue
+        for kind, key, args, measured, split, process in runs(files):
             if a.only not in key:
                 continue
             try:
@@ -109,32 +134,37 @@ def main():
                 print("skip", gpu, key, e, file=sys.stderr)
                 continue
             pred = p["total_us"] / 1e3
-            rows.append(dict(gpu=gpu, kind=kind, run=key, split=split, measured=measured, predicted=pred,
+            rows.append(dict(gpu=gpu, host=host, process=process, kind=kind, run=key, split=split, measured=measured, predicted=pred,
                              err=(pred - measured) / measured, host_bound=p["host"]["host_bound"],
                              kernels=len(p["kernels"]), host_ms=p["host"]["host_busy_us"] / 1e3,
                              gpu_ms=p["gpu_busy_us"] / 1e3))
             # Evidently host-bound: the GPU work gpucast predicts covers under 80% of the measured step.
             rows[-1]["evident"] = rows[-1]["gpu_ms"] < 0.8 * measured
     if a.markdown:
-        print("| GPU | kind | run | split | measured ms | predicted ms | error | kernels | host-bound: flagged / evident |")
-        print("|---|---|---|---|---:|---:|---:|---:|---|")
+        print("| GPU | host | process | kind | run | split | measured ms | predicted ms | error | kernels | host-bound: flagged / evident |")
+        print("|---|---|---|---|---|---|---:|---:|---:|---:|---|")
         for r in rows:
-            print("| %s | %s | %s | %s | %.1f | %.1f | %+.1f%% | %d | %s / %s |" % (
-                r["gpu"], r["kind"], r["run"], r["split"], r["measured"], r["predicted"], 100 * r["err"],
+            print("| %s | %s | %s | %s | %s | %s | %.1f | %.1f | %+.1f%% | %d | %s / %s |" % (
+                r["gpu"], r["host"], r["process"], r["kind"], r["run"], r["split"], r["measured"], r["predicted"], 100 * r["err"],
                 r["kernels"], "yes" if r["host_bound"] else "no", "yes" if r["evident"] else "no"))
     else:
         for r in rows:
-            print("%-9s %-12s %-28s %-4s meas %8.2f pred %8.2f err %+6.1f%% host %7.2f gpu %7.2f k %5d %s" % (
-                r["gpu"], r["kind"], r["run"], r["split"], r["measured"], r["predicted"], 100 * r["err"],
+            print("%-9s %-10s %-14s %-12s %-28s %-4s meas %8.2f pred %8.2f err %+6.1f%% host %7.2f gpu %7.2f k %5d %s" % (
+                r["gpu"], r["host"], r["process"], r["kind"], r["run"], r["split"], r["measured"], r["predicted"], 100 * r["err"],
                 r["host_ms"], r["gpu_ms"], r["kernels"], "HOST-BOUND" if r["host_bound"] else ""))
     print()
-    for gpu in MACHINES:
-        for kind in ("train", "infer-eager", "infer-graph"):
-            for split in ("dev", "test"):
-                sel = [abs(r["err"]) for r in rows if r["gpu"] == gpu and r["kind"] == kind and r["split"] == split]
-                if sel:
-                    print("%s %s %s: MAPE %.1f%% over %d runs" % (gpu, kind, split, 100 * sum(sel) / len(sel),
-                                                                 len(sel)))
+    for gpu, host, files in LEASES:
+        for process in ("fresh", "after-profiler", ""):
+            for kind in ("train", "infer-eager", "infer-graph"):
+                for split in ("dev", "test"):
+                    for fam in ("llama", "gpt", ""):
+                        sel = [abs(r["err"]) for r in rows if r["host"] == host and r["kind"] == kind and
+                               r["split"] == split and (r["run"].startswith("gpt") == (fam == "gpt") or not fam)
+                               and (r["process"] == process or not process)]
+                        if sel:
+                            print("%s %s %s %s %s %s: MAPE %.1f%% over %d runs" % (
+                                gpu, host, process or "all", kind, split, fam or "both",
+                                100 * sum(sel) / len(sel), len(sel)))
     ev = [r for r in rows if r["evident"]]
     print("evidently host-bound runs: %d, flagged host-bound: %d; flagged but not evident: %d" % (
         len(ev), sum(r["host_bound"] for r in ev), sum(r["host_bound"] and not r["evident"] for r in rows)))
