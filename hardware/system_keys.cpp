@@ -72,7 +72,8 @@ const std::vector<KeyDef>& system_keys() {
         {"nccl.channels", K::integer, "SMs", kReq, R::positive,
          "SMs the collective kernels occupy (one block per NCCL channel)"},
         {"nccl.gpu_latency_us", K::number, "us", kOpt, R::non_negative,
-         "GPU-side fixed cost of one call (what a call costs inside a CUDA graph at zero bytes); default 0"},
+         "GPU-side fixed cost of one call (what a call costs inside a CUDA graph at zero bytes); default: not "
+         "measured (no GPU-side fixed cost, and a CUDA graph keeps the eager floor)"},
     };
     const auto& paths = per_collective_paths();
     for (size_t i = 0; i < paths.size(); i += 4) {

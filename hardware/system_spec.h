@@ -52,7 +52,9 @@ struct NcclSpec {
   int channels = 0;            // SMs (one block per channel) the collective kernels hold
   // GPU-side fixed cost of one call (kernel start, first handshake, final flag): what a call costs
   // inside a CUDA graph at zero bytes, where the host's issue time (base_latency_us) is out of the loop.
-  double gpu_latency_us = 0;
+  // Negative: not measured (a system fitted on eager times alone); then the call's GPU time has no
+  // fixed part and a CUDA graph keeps the eager floor, which cannot be split into host and GPU.
+  double gpu_latency_us = -1;
   // Per-collective overrides (all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, send_recv).
   std::map<std::string, double> bus_efficiency_for;
   std::map<std::string, double> base_latency_us_for;
@@ -60,7 +62,7 @@ struct NcclSpec {
   std::map<std::string, double> ramp_bytes_for;
   [[nodiscard]] double bus_efficiency_of(const std::string& collective) const;
   [[nodiscard]] double base_latency_of(const std::string& collective) const;
-  [[nodiscard]] double gpu_latency_of(const std::string& collective) const;
+  [[nodiscard]] double gpu_latency_of(const std::string& collective) const;  // < 0: not measured
   [[nodiscard]] double ramp_bytes_of(const std::string& collective) const;
 };
 

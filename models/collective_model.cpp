@@ -84,7 +84,8 @@ CollectiveEstimate estimate_collective(const wl::CollectiveOp& op, const hw::Sys
 
   const std::string key = nccl_key(op.kind);
   const double base = sys.nccl.base_latency_of(key);
-  const double gpu_fixed = sys.nccl.gpu_latency_of(key);
+  const bool gpu_split = sys.nccl.gpu_latency_of(key) >= 0;  // host floor and GPU time measured apart
+  const double gpu_fixed = std::max(0.0, sys.nccl.gpu_latency_of(key));
   const double step = sys.nccl.step_latency_us;
   const double ramp = ramp_efficiency(op.bytes, sys.nccl.ramp_bytes_of(key), sys.nccl.ramp_exponent);
   const double plateau = sys.nccl.bus_efficiency_of(key);
@@ -169,6 +170,7 @@ CollectiveEstimate estimate_collective(const wl::CollectiveOp& op, const hw::Sys
   e.gpu_fixed_us = gpu_fixed;
   e.gpu_us = gpu_fixed + e.latency_us + e.transfer_us;
   e.time_us = std::max(base, e.gpu_us);
+  e.graph_us = gpu_split ? e.gpu_us : e.time_us;
   e.algbw_gbps = e.time_us > 0 ? op.bytes / (e.time_us * 1e3) : 0;
   e.busbw_gbps = e.algbw_gbps * bf;
   e.dram_bytes = op.bytes + 2 * e.wire_bytes;

@@ -29,7 +29,9 @@ struct CollectiveEstimate {
   double fixed_us = 0;        // the call's floor: the host's issue time of eager back-to-back calls
                               // (nccl base latency)
   double gpu_fixed_us = 0;    // GPU-side fixed cost of a call (nccl gpu latency)
-  double gpu_us = 0;          // the GPU's time: gpu_fixed + latency + transfer (a CUDA-graph call)
+  double gpu_us = 0;          // the GPU's time: gpu_fixed + latency + transfer
+  double graph_us = 0;        // a call inside a CUDA graph: gpu_us where the system measured its GPU-side
+                              // fixed cost apart from the host floor (nccl gpu latency), else time_us
   double latency_us = 0;      // the algorithm's steps (and network hops)
   double transfer_us = 0;     // bandwidth term; time = max(fixed, gpu_fixed + latency + transfer)
   double algbw_gbps = 0;      // bytes / time

@@ -33,7 +33,7 @@ SCENARIO("the GPU-side fixed cost adds to the steps and the transfer; the host f
   const auto below = estimate_collective(op(CollectiveKind::all_reduce, 80e3, 2), sys);
   CHECK(below.gpu_us == Approx(7.0));
   CHECK(below.time_us == Approx(10.0));  // on the floor
-  AND_THEN("another collective without its own value keeps the system's (0)") {
+  AND_THEN("another collective without its own value has no GPU-side fixed cost") {
     const auto ag = estimate_collective(op(CollectiveKind::all_gather, 160e3, 2), sys);
     CHECK(ag.gpu_us == Approx(1 + 80e3 / 80e3));
   }
@@ -70,4 +70,20 @@ SCENARIO("inside a CUDA graph a collective costs its GPU time and not the eager 
   // graph: the GPU time (its own graph gap counted once, by the timeline)
   CHECK(span(graph) == Approx(gpu_us + costs.first_touch_us));
   CHECK(span(graph) < 10);
+}
+
+SCENARIO("a system without a measured GPU-side fixed cost keeps the eager floor inside a CUDA graph") {
+  auto sys = test::system_builder(2);  // gpu_latency_us not set: the floor cannot be split
+  sys.nccl.base_latency_us = 40;
+  wl::Kernel k;
+  k.name = "ar";
+  k.op = op(CollectiveKind::all_reduce, 8e3, 2);
+  const auto e = estimate_collective(std::get<wl::CollectiveOp>(k.op), sys);
+  CHECK(e.graph_us == Approx(e.time_us));
+  CHECK(e.time_us == Approx(40));
+  sim::Simulator s(sys);
+  const auto graph = s.predict(wl::Workload::build("graph", wl::LaunchMode::graph, {k}));
+  const auto& costs = s.device().launch();
+  CHECK(graph.kernels[0].scheduled.end_us - graph.kernels[0].scheduled.start_us ==
+        Approx(40 - costs.queued_kernel_us + costs.graph_kernel_us + costs.first_touch_us));
 }
