@@ -59,10 +59,10 @@ ValidationReport trace_validation(const trace::TraceImport& t, const sim::Predic
     if (!rec.recognized || rec.measured_us <= 0) continue;
     ValidationCase c;
     c.id = p.kernels[i].name;
-    c.family = p.kernels[i].op;
+    c.family = std::string(p.kernels[i].op);
     c.split = "test";
-    c.op = p.kernels[i].op;
-    c.shape = p.kernels[i].shape;
+    c.op = std::string(p.kernels[i].op);
+    c.shape = std::string(p.kernels[i].shape);
     c.measured_us = rec.measured_us;
     // A profiler never sees a kernel shorter than the GPU's floor (the trace's shortest kernel).
     c.predicted_us = std::max(p.kernels[i].timing->exec_us, t.min_kernel_us);
@@ -208,7 +208,7 @@ reports::Report trace_report(const hw::GpuSpec& gpu, const sim::Prediction& p, c
     const auto& k = p.kernels[i];
     const auto& rec = t.records[i];
     const auto& wk = t.workload.kernels()[i];
-    csv.add_row({p.gpu, p.workload, k.name, k.op, k.shape, std::to_string(k.stream),
+    csv.add_row({p.gpu, p.workload, k.name, std::string(k.op), std::string(k.shape), std::to_string(k.stream),
                  reports::format_number(k.scheduled.start_us, 9), reports::format_number(k.scheduled.end_us, 9),
                  reports::format_number(k.timing->duration_us, 9), reports::format_number(k.timing->exec_us, 9),
                  std::string(sim::bound_name(k.timing->bound)), reports::format_number(rec.measured_us, 9),

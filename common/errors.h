@@ -7,6 +7,12 @@ namespace gpucast {
 
 // Where a value came from: a file position (1-based line and column), or a description such as
 // "--set sm.count=100" or "architecture defaults" when no file position applies.
+// A line and column in a text whose file is known elsewhere (0: unknown).
+struct SourcePosition {
+  int line = 0;
+  int column = 0;
+};
+
 struct SourceLocation {
   std::string file;
   int line = 0;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "common/errors.h"
+#include "models/attention_backward.h"
 #include "models/helper_kernels.h"
 
 namespace gpucast::models {
@@ -15,6 +16,10 @@ constexpr double kBlockQ = 128;
 constexpr double kBlockKV = 128;
 // Query rows below which the library switches to its split-KV decode kernel.
 constexpr double kDecodeRows = 16;
+// cuDNN's decode kernel (sdpa_sm80_flash_fprop_wmma_..._16x128x128 with lean_reduction_kernel) runs
+// for one query row; 4 rows run the sm90 prefill kernel (H100 and H200 profiles: every seq_q = 1 case
+// and every seq_q = 4 case of validation/<gpu>/kernels.json, dev and calibration; library fact).
+constexpr double kCudnnDecodeMaxRows = 1;
 // Softmax between the two matrix products: scale, max, subtract, convert, sum per score (lanes).
 constexpr double kSoftmaxInstructionsPerScore = 8;
 // Share of the softmax work hidden under the tensor-core products: two consumer warpgroups
@@ -29,27 +34,36 @@ constexpr int kHopperRegisters = 168;
 constexpr int kFa2Registers = 255;
 // Share of the softmax hidden under the products in FlashAttention-2 (one warp does both).
 constexpr double kFa2Overlap = 0.5;
-// Serial per-block cycles: the prologue, the final rescale and the O store (prefill); the
-// split-KV partial store (decode). Dev half of the H200 run.
-constexpr double kPrefillFixedCycles = 1500;
+// Serial per-block cycles: the prologue (descriptors, barriers, the Q tile and the first K/V stage
+// waited for from a flushed L2), the final rescale and the O store (prefill). Dev split of the broad
+// set, H100 and H200: small prefill grids (one wave of blocks of one to four KV steps) run about
+// 3.5 us longer than their products and softmax, on both GPUs.
+constexpr double kPrefillFixedCycles = 7000;
+// The split-KV partial store (decode): dev half of the first H200 run.
 constexpr double kDecodeFixedCycles = 1000;
 // Decode kernels: 128 threads at 128 registers; the grid is split to fill the SMs this many times.
 constexpr int kDecodeThreads = 128;
 constexpr int kDecodeRegisters = 128;
 constexpr double kDecodeWavesTarget = 2;
-// The memory-efficient kernel's tiles, and the share of its softmax hidden under the products
-// (one warp does both, without FlashAttention-2's reordering of the rescale; assumption).
+// cuDNN's decode kernel splits the context only beyond this many 128-key chunks (512 keys: no
+// lean_reduction_kernel in the profiles at 512 keys, one at 1,000 and more; dev and calibration).
+constexpr double kLeanMinChunks = 4;
+// The memory-efficient kernel's tiles (fmha_cutlassF_*_aligned_64x64_rf_sm80 for head_dim up to 64,
+// ..._64x128_rf_sm80 above, in the H100 and H200 profiles; library fact): 64 queries per block, 64 or
+// 128 keys per step. One warp does the products and the softmax in turn: nothing hidden (dev).
 constexpr double kEfficientBlock = 64;
-constexpr double kEfficientOverlap = 0.25;
+constexpr double kEfficientLargeBlockKV = 128;
+constexpr double kEfficientSmallHeadDim = 64;
+constexpr double kEfficientOverlap = 0;
+// Share of the mma.sync rate its products reach: 4 warps per block, the scores kept in registers
+// ("rf"), one K/V stage (dev: attention-1018, b1 h32 8192 d128, 6.2 ms on the H100).
+constexpr double kEfficientForwardEfficiency = 0.375;
+// Each step waits for its K tile, then its V tile (one stage, nothing prefetched), each load behind
+// a barrier: dependent round trips per step. Dev: the small memory-efficient cases (2 to 8 steps per
+// block) grow by about 1.7 us a step on the H100, four loaded round trips; two left them 25-50% fast.
+constexpr double kEfficientRoundsPerStep = 4;
 // Causal kernels mask the diagonal tiles element by element.
 constexpr double kCausalEfficiency = 0.9;
-// Backward kernels run five products per tile with atomics on dQ: FlashAttention-3 reports about
-// 0.75-0.8 of the forward's throughput on H100 (Shah et al. 2024).
-constexpr double kBackwardEfficiency = 0.78;
-// Backward work over the forward's (FlashAttention-2 paper, Algorithm 2): five matrix products
-// against two (2.5x), and the softmax recomputed plus its gradient (2x the SIMT instructions).
-constexpr double kBackwardProductsPerForward = 2.5;
-constexpr double kBackwardSimtPerForward = 2;
 // Compute capabilities with warpgroup (wgmma / tcgen05) tensor-core instructions: datacenter
 // Hopper (9.x) and Blackwell (10.x); consumer Blackwell (12.x) runs warp-level mma kernels (CUDA
 // programming guide). FlashAttention-2 needs compute capability 8.0 (its README).
@@ -148,9 +162,9 @@ FlashTiles tiles_for(const device::Device& gpu, wl::AttentionBackend backend, do
     return {kBlockQ, block_kv, kHopperThreads, kSoftmaxOverlap, Pipe::tensor};
   }
   if (backend == wl::AttentionBackend::efficient) {
-    // The memory-efficient kernel: 64 x 64 tiles, 4 warps, K/V tiles loaded without double
-    // buffering (xFormers' CUTLASS fMHA for sm80: kQueriesPerBlock 64, kKeysPerBlock 64).
-    double block_kv = kEfficientBlock;
+    // The memory-efficient kernel: 64-query tiles, 4 warps, K/V tiles loaded without double
+    // buffering (xFormers' CUTLASS fMHA for sm80: kQueriesPerBlock 64, kKeysPerBlock 64 or 128).
+    double block_kv = d <= kEfficientSmallHeadDim ? kEfficientBlock : kEfficientLargeBlockKV;
     while ((kEfficientBlock * d + 2 * block_kv * d) * e > smem && block_kv > kEfficientMinBlockKV)
       block_kv /= 2;
     return {kEfficientBlock, block_kv, kFa2Threads, kEfficientOverlap, Pipe::mma_sync};
@@ -166,7 +180,9 @@ PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
   const double e = bytes_per_element(a.dtype);
   const double d = static_cast<double>(a.head_dim);
   const double bh = double(a.batch) * double(a.heads);
-  const FlashTiles tiles = tiles_for(gpu, resolve_backend(a, gpu), d, e);
+  const wl::AttentionBackend backend = resolve_backend(a, gpu);
+  const bool efficient = backend == wl::AttentionBackend::efficient;
+  const FlashTiles tiles = tiles_for(gpu, backend, d, e);
   const double block_q = tiles.block_q, block_kv = tiles.block_kv;
   const double q_blocks = std::ceil(double(a.seq_q) / block_q);
   const double steps = kv_steps_per_block(a, block_q, block_kv);
@@ -185,25 +201,23 @@ PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
   const double scores = block_q * block_kv * steps;
   k.pipe_flops = 4 * d * scores;
   // The diagonal step of a causal block computes a full tile and masks half of it.
-  k.pipe_efficiency = (a.causal ? kCausalEfficiency : 1.0) * (a.backward ? kBackwardEfficiency : 1.0);
+  k.pipe_efficiency = (a.causal ? kCausalEfficiency : 1.0) * (efficient ? kEfficientForwardEfficiency : 1.0);
   k.simt_instructions = kSoftmaxInstructionsPerScore * scores;
   k.sfu_ops = scores;
-  if (a.backward) {
-    // dV, dP, dQ, dK and the recomputed scores: 2.5x the forward's products; the softmax's
-    // recomputation and its gradient double the SIMT work; the exponentials are recomputed once.
-    k.name = "flash attention bwd" + k.name.substr(std::string("flash attention fwd").size());
-    k.pipe_flops *= kBackwardProductsPerForward;
-    k.simt_instructions *= kBackwardSimtPerForward;
-  }
   k.overlap = tiles.overlap;
   // DRAM: Q, K, V and O once (the K/V of one head is shared by its query blocks through L2).
   const double q_bytes = bh * double(a.seq_q) * d * e;
   const double kv_bytes = 2.0 * a.batch * a.kv_heads * double(a.seq_kv) * d * e;
-  k.dram_bytes = (a.backward ? 4 * q_bytes + 2 * kv_bytes : 2 * q_bytes + kv_bytes) / k.blocks;
-  k.l2_bytes = (a.backward ? 2 : 1) * (2 * block_q * d * e + steps * 2 * block_kv * d * e);
+  k.dram_bytes = (2 * q_bytes + kv_bytes) / k.blocks;
+  k.l2_bytes = 2 * block_q * d * e + steps * 2 * block_kv * d * e;
   k.dram_rounds = kAttentionDramRounds;  // Q, then the first K/V stage
   k.fixed_cycles = kPrefillFixedCycles;
-  PlanOption option{k.name, {memset_kernel(gpu), k}, 0};
+  if (efficient) {
+    // Q, then K and V of every step in turn; the kernel needs no workspace (one launch in the profile).
+    k.dram_rounds = 1 + kEfficientRoundsPerStep * steps;
+    return PlanOption{k.name, {k}, 0, {}};
+  }
+  PlanOption option{k.name, {memset_kernel(gpu), k}, 0, {}};
   return option;
 }
 
@@ -217,10 +231,28 @@ PlanOption decode(const wl::AttentionOp& a, const device::Device& gpu) {
   const double tiles = double(a.batch) * double(a.kv_heads) * std::ceil(rows / kDecodeRows);
   // Split the KV sequence so that the grid fills the GPU at least twice over.
   const double kv_chunks = std::ceil(double(a.seq_kv) / kBlockKV);
-  const double splits = std::clamp(std::ceil(kDecodeWavesTarget * gpu.sms() / tiles), 1.0, kv_chunks);
+  double splits = std::clamp(std::ceil(kDecodeWavesTarget * gpu.sms() / tiles), 1.0, kv_chunks);
+  double blocks = tiles * splits;
+  double steps = std::ceil(kv_chunks / splits);
+  const bool lean = resolve_backend(a, gpu) == wl::AttentionBackend::cudnn;
+  if (lean) {
+    // cuDNN's decode (lean attention): no split where the tiles fill the SMs or the context is short;
+    // otherwise one persistent block per SM takes an equal share of all tiles' KV chunks (stream-K,
+    // no wave quantization), and lean_reduction_kernel combines the partials.
+    if (tiles >= gpu.sms() || kv_chunks <= kLeanMinChunks) {
+      splits = 1;
+      blocks = tiles;
+      steps = kv_chunks;
+    } else {
+      blocks = gpu.sms();
+      steps = std::ceil(tiles * kv_chunks / blocks);
+      splits = std::max(1.0, blocks / tiles);
+    }
+  }
   KernelPlan k;
-  k.name = "flash decoding, " + std::to_string(int(splits)) + " KV splits";
-  k.blocks = tiles * splits;
+  k.name = std::string(lean ? "lean attention decoding, " : "flash decoding, ") +
+           std::to_string(int(splits)) + " KV splits";
+  k.blocks = blocks;
   k.threads = kDecodeThreads;
   k.registers = kDecodeRegisters;
   const double stages =
@@ -228,7 +260,6 @@ PlanOption decode(const wl::AttentionOp& a, const device::Device& gpu) {
   k.shared_bytes = stages * 2 * kBlockKV * d * e;
   k.pipe = Pipe::mma_sync;
   k.dtype = a.dtype;
-  const double steps = std::ceil(kv_chunks / splits);
   const double scores = kDecodeRows * kBlockKV * steps;
   k.pipe_flops = 4 * d * scores;
   k.simt_instructions = kSoftmaxInstructionsPerScore * scores;
@@ -284,17 +315,62 @@ PlanOption math_attention(const wl::AttentionOp& a) {
   softmax.rows = bh * a.seq_q;
   softmax.cols = a.seq_kv;
   softmax.dtype = t;
-  PlanOption option{"math attention (unfused)", {}, 0};
-  option.sub_ops = {qk, scale, softmax, pv};
-  if (a.backward) option.sub_ops = {qk, scale, softmax, pv, pv, qk, scale, softmax, qk, pv};
+  PlanOption option{"math attention (unfused)", {}, 0, {}};
+  // Forward as PyTorch's _scaled_dot_product_attention_math runs it (the kernels of the H100 and H200
+  // profiles, dev and calibration): q and k scaled by sqrt(scale) each (q- and k-sized), Q K^T, the
+  // causal mask added to the scores, softmax, then the check for fully masked rows (isneginf over the
+  // scores, an all() over each row, a where() that zeroes them), P cast to the input type and back
+  // for the product with V (upcast inputs), P V.
+  wl::ElementwiseOp q_scale, k_scale;
+  q_scale.elements = bh * a.seq_q * a.head_dim;
+  k_scale.elements = a.batch * a.kv_heads * a.seq_kv * a.head_dim;
+  q_scale.dtype = q_scale.out_dtype = k_scale.dtype = k_scale.out_dtype = t;
+  wl::ElementwiseOp isneginf = scale, where = scale;
+  isneginf.inputs = 1;
+  isneginf.out_dtype = DataType::int8;  // bool
+  where.inputs = 2;
+  wl::RowOp all_masked;
+  all_masked.kind = wl::RowOpKind::reduce;
+  all_masked.rows = bh * a.seq_q;
+  all_masked.cols = a.seq_kv;
+  all_masked.dtype = DataType::int8;
+  wl::ElementwiseOp mask_add = scale;
+  mask_add.inputs = 2;
+  option.sub_ops = {q_scale, k_scale, qk};
+  if (a.causal) option.sub_ops.push_back(mask_add);
+  option.sub_ops.insert(option.sub_ops.end(), {softmax, isneginf, all_masked, where});
+  if (upcast) {
+    wl::ElementwiseOp p_cast = scale;
+    p_cast.inputs = 1;
+    p_cast.out_dtype = a.dtype;
+    option.sub_ops.push_back(p_cast);
+  }
+  option.sub_ops.push_back(pv);
+  if (a.backward) {
+    // Autograd walks the saved graph back (no forward recompute): dV = P^T dO and dP = dO V^T, the
+    // softmax's backward on the scores (the product with P, then softmax_backward's row pass), and
+    // dQ = dS K, dK = dS^T Q: three d-wide products over the sequence and one score-sized one.
+    wl::ElementwiseOp grad_mul = scale;
+    grad_mul.inputs = 2;
+    option.sub_ops = {pv, qk, grad_mul, softmax, pv, pv};
+  }
   if (upcast) {
     wl::ElementwiseOp q_in, kv_in, out;
     q_in.elements = out.elements = bh * a.seq_q * a.head_dim;
     kv_in.elements = a.batch * a.kv_heads * a.seq_kv * a.head_dim;
     q_in.dtype = kv_in.dtype = out.out_dtype = a.dtype;
     q_in.out_dtype = kv_in.out_dtype = out.dtype = DataType::fp32;
-    option.sub_ops.insert(option.sub_ops.begin(), {q_in, kv_in, kv_in});
-    option.sub_ops.push_back(out);
+    if (!a.backward) {
+      option.sub_ops.insert(option.sub_ops.begin(), {q_in, kv_in, kv_in});
+      option.sub_ops.push_back(out);
+    } else {
+      // dO cast up; the scale's gradient on dQ and dK (fp32); dQ, dK and dV cast back.
+      wl::ElementwiseOp q_scale = q_in, kv_out = out;
+      q_scale.dtype = q_scale.out_dtype = DataType::fp32;
+      kv_out.elements = kv_in.elements;
+      option.sub_ops.insert(option.sub_ops.begin(), q_in);
+      option.sub_ops.insert(option.sub_ops.end(), {q_scale, q_scale, out, kv_out, kv_out});
+    }
   }
   return option;
 }
@@ -303,10 +379,14 @@ std::vector<PlanOption> AttentionModel::plan(const wl::Op& op, const device::Dev
   const auto& a = std::get<wl::AttentionOp>(op);
   const wl::AttentionBackend backend = resolve_backend(a, gpu);
   if (backend == wl::AttentionBackend::math) return {math_attention(a)};
-  (void)warpgroup_kernel(backend, gpu);  // a backend the GPU cannot run is an error, decode included
-  gpu.require_tensor(a.dtype);           // fused kernels need tensor cores for this type
+  const bool warpgroup = warpgroup_kernel(backend, gpu);  // a backend the GPU cannot run is an error
+  gpu.require_tensor(a.dtype);                            // fused kernels need tensor cores for this type
+  if (a.backward) return {attention_backward_plan(a, backend, warpgroup, gpu)};
+  // cuDNN runs its split-KV decode kernel for a single query row only; a few rows (speculative
+  // decoding, chunked prefill) take its prefill kernel, one query tile per head walking every key.
+  const double decode_rows = backend == wl::AttentionBackend::cudnn ? kCudnnDecodeMaxRows : kDecodeRows - 1;
   const bool fused_decode =
-      double(a.seq_q) < kDecodeRows && !a.backward && backend != wl::AttentionBackend::efficient;
+      double(a.seq_q) <= decode_rows && !a.backward && backend != wl::AttentionBackend::efficient;
   if (fused_decode) {
     // Flash decoding needs at least one stage of a K and a V tile in shared memory; where it does
     // not fit (64 KB Turing SMs) PyTorch runs the memory-efficient kernel instead.

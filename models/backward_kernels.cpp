@@ -31,6 +31,10 @@ constexpr int kMaxIndexLaunches = 1 << 20;
 constexpr int kGradInputThreads = 128;
 constexpr int kGradInputRegisters = 48;
 constexpr double kGradInputScalarUnroll = 4;
+// Share of the L2 the resident rows' dY and X may fill before the second pass over them misses (dev,
+// H100's 50 MB: 21.6 MB of rows in flight (65536 x 4099 fp16) and 27 MB (16384 x 5120 bf16) miss,
+// 1.7 MB (16384 x 320 bf16) hits; the share between is an assumption).
+constexpr double kRereadL2Share = 0.35;
 // Lane instructions per element of the input gradient: layer norm, RMS norm (assumption).
 constexpr double kGradInputInstructionsPerElement = 20;
 constexpr double kRmsGradInputInstructionsPerElement = 14;
@@ -77,8 +81,15 @@ PlanOption norm_backward_plan(const wl::RowOp& r, const device::Device& gpu) {
   k.blocks = rows;
   k.threads = kGradInputThreads;
   k.registers = kGradInputRegisters;
-  k.dram_bytes =
-      3 * row_bytes + kRowStatsBytes + row_bytes / std::max(1.0, rows);  // dY, X, dX; stats; gamma once
+  // The second pass over dY and X hits L2 while the rows the resident blocks hold fit in their share of
+  // it; beyond that, the other blocks' streaming evicts a row before its second pass and both passes
+  // read DRAM (dev: 16384 x 5120 bf16 and 65536 x 7168 fp32 run at five row-bytes of DRAM traffic per
+  // row, 16384 x 320 at three).
+  const double resident_rows = std::min(rows, double(gpu.blocks_per_sm(k.resources(), k.name)) * gpu.sms());
+  const bool reread_from_dram = resident_rows * 2 * row_bytes > kRereadL2Share * gpu.l2_bytes();
+  const double row_reads = reread_from_dram ? 4 : 2;  // dY and X, once or twice
+  k.dram_bytes = (row_reads + 1) * row_bytes + kRowStatsBytes +
+                 row_bytes / std::max(1.0, rows);  // dY, X (and again), dX; stats; gamma once
   k.dram_write_bytes = row_bytes;
   k.l2_bytes = 5 * row_bytes;  // dY and X read twice, dX written
   k.simt_instructions =
@@ -87,7 +98,8 @@ PlanOption norm_backward_plan(const wl::RowOp& r, const device::Device& gpu) {
   const double iterations = std::ceil(hidden / (vec * k.threads * (vec > 1 ? 1 : kGradInputScalarUnroll)));
   k.dram_rounds = iterations;
   k.l2_rounds = iterations;
-  k.bytes_in_flight = k.threads * 2 * vec * e;  // a vector of dY and of X per thread
+  // A vector of dY and of X per thread; the scalar kernel keeps its four unrolled loads in flight.
+  k.bytes_in_flight = k.threads * 2 * vec * e * (vec > 1 ? 1 : kGradInputScalarUnroll);
   k.fixed_cycles = 2 * block_reduce_cycles(k.threads, gpu);
   // GammaBetaBackwardCUDAKernel: column sums of dY*xhat (and dY) over the rows. A block owns 32
   // columns and walks every row, 32 rows a step, kGammaBetaStepsInFlight steps unrolled: few columns

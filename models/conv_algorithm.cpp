@@ -30,6 +30,21 @@ constexpr double kFewChannelMinElementBytes = 2;
 constexpr int kLastWinogradCcMajor = 8;
 // Winograd F(2x2, 3x3) covers 3x3 filters only (the scudnn_winograd kernels' filter size).
 constexpr int kWinogradFilterSide = 3;
+// FP32 with TF32 off on Hopper (cuDNN 9.19, H100 and H200 profiles in validation/<gpu>/kernels.json):
+// inputs of up to this many channels run the direct NHWC kernel (convolve_common_engine_float_NHWC,
+// at C = 3, 5 and 13); wider ones (C = 64 and up) transpose to NCHW and run sm80 SIMT implicit GEMMs
+// (conv_fma_nchw.h), 1x1 filters included. Between 13 and 64 is an assumption.
+// fp16 and tf32 inputs whose channels fill less than one 16-byte vector run
+// sm80_xmma_fprop_implicit_gemm_indexed_wo_smem_{f16,tf32}* unpadded (conv2d-1113, -1118 tf32 and
+// -1119 fp16, C = 3); bf16 has no such kernel and pads to 8 channels first (conv2d-0320). Library
+// facts from the H100 and H200 profiles (validation/<gpu>/kernels.json).
+[[nodiscard]] bool has_indexed_few_channel_kernel(DataType math) {
+  return math == DataType::fp16 || math == DataType::tf32;
+}
+constexpr double kFmaDirectMaxChannels = 16;
+constexpr int kFmaNchwMinCcMajor = 9;
+// The sm80 indexed kernels run on sm80 and later (their sm80_ prefix; library fact).
+constexpr int kFewChannelIndexedMinCcMajor = 8;
 }  // namespace
 
 std::string conv_algorithm_name(const ConvChoice& c) {
@@ -46,6 +61,10 @@ std::string conv_algorithm_name(const ConvChoice& c) {
       return "implicit precomputed gemm (" + math + ")";
     case ConvAlgorithm::winograd:
       return "winograd F(2x2,3x3) fused (" + math + ")";
+    case ConvAlgorithm::few_channel_indexed:
+      return "few-channel indexed implicit gemm, sm80 mma.sync (" + math + ")";
+    case ConvAlgorithm::simt_nchw_gemm:
+      return "NCHW implicit gemm with layout transposes (" + math + ")";
   }
   return "conv";
 }
@@ -60,10 +79,18 @@ ConvChoice choose_conv_algorithm(const wl::Conv2dOp& op, const device::Device& g
   const double e = bytes_per_element(c.math);
   const double align = c.tensor ? std::max(1.0, kTensorChannelBytes / e) : 1;
   c.channels = std::ceil(double(op.c) / align) * align;
+  c.channel_align = align;
 
   const bool pointwise = op.r == 1 && op.s == 1 && op.stride == 1 && op.pad == 0;
-  if (pointwise) {
+  if (c.math == DataType::fp32 && gpu.cc_major() >= kFmaNchwMinCcMajor &&
+      double(op.c) > kFmaDirectMaxChannels) {
+    c.algorithm = ConvAlgorithm::simt_nchw_gemm;
+  } else if (pointwise) {
     c.algorithm = ConvAlgorithm::gemm;
+  } else if (c.tensor && double(op.c) * e < kTensorChannelBytes && has_indexed_few_channel_kernel(c.math) &&
+             gpu.cc_major() >= kFewChannelIndexedMinCcMajor) {
+    c.algorithm = ConvAlgorithm::few_channel_indexed;
+    c.channels = double(op.c);
   } else if (c.tensor) {
     // 8-bit types keep the implicit GEMM (no sm80 fprop kernel for them).
     const bool few = e >= kFewChannelMinElementBytes && c.channels * e <= kFewChannelBytes;

@@ -15,8 +15,10 @@ enum class ConvAlgorithm {
   gemm,                   // 1x1 stride 1: the convolution is a GEMM (cuBLAS-class kernels)
   implicit_precomp_gemm,  // tensor cores: implicit GEMM with precomputed tap offsets (sm90 xmma)
   few_channel_gemm,       // tensor cores, input channels within one mma.sync K step (sm80 CUTLASS fprop)
+  few_channel_indexed,    // fp16 / tf32 with channels below one 16-byte vector: sm80 indexed kernel, unpadded
   simt_implicit_gemm,     // FP32 on the FMA pipe: implicit precomputed GEMM, SIMT tiles
   winograd,               // FP32 on the FMA pipe, 3x3 stride 1: fused Winograd F(2x2, 3x3)
+  simt_nchw_gemm,  // FP32 on the FMA pipe, Hopper: transposes to NCHW around an sm80 SIMT implicit GEMM
 };
 
 struct ConvChoice {
@@ -24,6 +26,7 @@ struct ConvChoice {
   DataType math = DataType::bf16;  // operand type the kernel computes in (tf32 for fp32 with TF32 allowed)
   bool tensor = true;              // tensor cores; false: the FMA (SIMT) pipe
   double channels = 0;             // input channels as the kernel reads them (padded to its alignment)
+  double channel_align = 1;        // channels per 16-byte vector on the tensor-core paths (1: no padding)
 };
 
 // The family's name as `explain` shows it.

@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "models/conv_algorithm.h"
+#include "models/conv_few_channel.h"
+#include "models/conv_fma_nchw.h"
 #include "models/gemm_model.h"
 #include "models/helper_kernels.h"
 
@@ -33,39 +35,60 @@ constexpr double kPadInstructionsPerElement = 12;
 constexpr double kMemsetVectorBytes = 16;
 constexpr double kMemsetInstructionsPerElement = 1;
 
-// cuDNN's channel padding in front of a tensor-core convolution: zero a padded copy of the input
-// and of the filter, then copy each pixel's channels into it (Memset + nhwcAddPaddingKernel, twice,
-// in the profile of a 3-channel stem convolution).
-void add_padding_kernels(const wl::Conv2dOp& c, double channels, const device::Device& gpu,
-                         PlanOption& option) {
+// cuDNN's channel padding around a tensor-core convolution: zero a padded copy of the input (input
+// channels unaligned) and of the filter (input or output channels unaligned), then copy each pixel's
+// channels into it (Memset + nhwcAddPaddingKernel, twice, in the profile of a 3-channel stem
+// convolution); output channels that are not whole vectors are computed padded and copied out to the
+// real output by one more nhwcAddPaddingKernel (conv2d-1139, -1152, -1159: K = 33, 257).
+void add_padding_kernels(const wl::Conv2dOp& c, double channels, double out_channels,
+                         const device::Device& gpu, PlanOption& option) {
   const double e = bytes_per_element(c.dtype);
   const double per_vector = std::max(1.0, kMemsetVectorBytes / e);
   std::vector<KernelPlan> kernels;
-  auto pad = [&](const std::string& what, double pixels) {
-    const double padded = pixels * channels;
+  auto pad = [&](const std::string& what, double pixels, double from, double to) {
+    const double padded = pixels * to;
     KernelPlan zero = streaming_kernel("memset padded " + what, padded, 0, padded * e,
                                        kMemsetInstructionsPerElement, gpu, per_vector);
     zero.reads_dram = false;
     kernels.push_back(zero);
-    kernels.push_back(streaming_kernel("pad " + what + " channels to " + std::to_string(int(channels)),
-                                       padded, pixels * double(c.c) * e, padded * e,
-                                       kPadInstructionsPerElement, gpu, channels));
+    kernels.push_back(streaming_kernel("pad " + what + " channels to " + std::to_string(int(to)), padded,
+                                       pixels * from * e, padded * e, kPadInstructionsPerElement, gpu, to));
   };
-  pad("input", double(c.n) * double(c.h) * double(c.w));
-  pad("filter", double(c.k) * double(c.r) * double(c.s));
+  const bool input_padded = channels != double(c.c);
+  const bool output_padded = out_channels != double(c.k);
+  if (input_padded) pad("input", double(c.n) * double(c.h) * double(c.w), double(c.c), channels);
+  if (input_padded || output_padded)
+    pad("filter", out_channels * double(c.r) * double(c.s), double(c.c), channels);
   option.kernels.insert(option.kernels.begin(), kernels.begin(), kernels.end());
+  if (output_padded) {
+    const double pixels = double(c.n) * double(c.p()) * double(c.q());
+    option.kernels.push_back(streaming_kernel(
+        "copy output out of " + std::to_string(int(out_channels)) + " padded channels", pixels * double(c.k),
+        pixels * out_channels * e, pixels * double(c.k) * e, kPadInstructionsPerElement, gpu, double(c.k)));
+  }
 }
 }  // namespace
 
 std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& gpu) const {
   const auto& c = std::get<wl::Conv2dOp>(op);
   const ConvChoice choice = choose_conv_algorithm(c, gpu);
+  if (choice.algorithm == ConvAlgorithm::few_channel_indexed)
+    return {indexed_few_channel_conv_plan(c, choice.math, gpu)};
+  if (choice.algorithm == ConvAlgorithm::simt_nchw_gemm) {
+    PlanOption option = fma_nchw_conv_plan(c, gpu);
+    option.name = conv_algorithm_name(choice) + ": " + option.name;
+    return {option};
+  }
   const double e = bytes_per_element(choice.math);
   const double n = double(c.n), p = double(c.p()), q = double(c.q());
   const double channels = choice.channels;
   GemmShape g;
   g.m = n * p * q;
-  g.n = double(c.k);
+  // Output channels are computed in whole 16-byte vectors on the tensor-core implicit-GEMM paths.
+  const double out_channels = choice.tensor && choice.algorithm != ConvAlgorithm::gemm
+                                  ? std::ceil(double(c.k) / choice.channel_align) * choice.channel_align
+                                  : double(c.k);
+  g.n = out_channels;
   g.in = choice.math;
   g.out = choice.math;
   g.warp_mma = choice.algorithm == ConvAlgorithm::few_channel_gemm;
@@ -92,7 +115,8 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& 
   const std::string family = conv_algorithm_name(choice) + ": ";
   for (auto& option : options) {
     option.name = family + option.name;
-    if (choice.tensor && channels != double(c.c)) add_padding_kernels(c, channels, gpu, option);
+    if (choice.tensor && (channels != double(c.c) || out_channels != double(c.k)))
+      add_padding_kernels(c, channels, out_channels, gpu, option);
   }
   return options;
 }

@@ -29,6 +29,16 @@ constexpr Tile kTensorTiles[] = {
 // TF32 kernels come in fewer shapes (4-byte operands fill shared memory twice as fast). Library
 // fact: the tf32 tile shapes of CUTLASS's sm80/sm90 GEMM instances.
 constexpr Tile kTf32Tiles[] = {{256, 128}, {128, 256}, {128, 128}, {128, 64}, {64, 128}, {64, 64}};
+// The narrow-load fallback of unaligned 16-bit GEMMs (cutlass_75_tensorop_*s1688gemm_*_align1): its
+// tiles in the H100 and H200 profiles (dev and calibration splits) are 64x64, 128x128, 256x128 and
+// 128x256 only, split over K when they leave SMs idle; the model's smaller tiles are not among them.
+constexpr Tile kUnaligned16BitTiles[] = {{256, 128}, {128, 256}, {128, 128}, {64, 64}};
+// When the fallback runs 64x64 (dev and calibration profiles: n = 27-75, m = 17-39, k = 127, or both
+// sides within 251 ran 64x64; m = 127-1021 with n and k of 251-4093 ran 128x128 with split-K; one
+// calibration case, k = 110 at m = 9064, ran 128x128 against the rule).
+constexpr double kFallbackSmallSide = 96;
+constexpr double kFallbackShortK = 128;
+constexpr double kFallbackSmallProblem = 256;
 // SIMT (FP32/FP64 without tensor cores) tiles. Library fact: CUTLASS SIMT GEMM instances
 // (cutlass_simt_sgemm_<tm>x<tn>_8x*).
 constexpr Tile kSimtTiles[] = {{256, 128}, {128, 256}, {128, 128}, {128, 64},
@@ -180,6 +190,7 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
   const int sms = gpu.sms();
   const TileList tiles = !tensor                  ? tile_list(kSimtTiles)
                          : g.in == DataType::tf32 ? tile_list(kTf32Tiles)
+                         : g.unaligned_fallback   ? tile_list(kUnaligned16BitTiles)
                                                   : tile_list(kTensorTiles);
 
   std::vector<PlanOption> options;
@@ -187,6 +198,13 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
     // Skip tiles far larger than the problem: libraries never pick them.
     if (t.tm > kMaxTileOvershoot * std::max(g.m, kSmallestTileSide) && t.tm > kAlwaysTriedTileSide) continue;
     if (t.tn > kMaxTileOvershoot * std::max(g.n, kSmallestTileSide) && t.tn > kAlwaysTriedTileSide) continue;
+    // The fallback's heuristic keeps its 64x64 tile for small problems only (a side of at most
+    // kFallbackSmallSide, a K shorter than kFallbackShortK, or both sides within kFallbackSmallProblem);
+    // otherwise it runs 128x128 and up, split over K where those leave SMs idle.
+    if (g.unaligned_fallback && t.tm * t.tn < kLargeTileArea &&
+        !(std::min(g.m, g.n) <= kFallbackSmallSide || g.k < kFallbackShortK ||
+          std::max(g.m, g.n) <= kFallbackSmallProblem))
+      continue;
     const double tiles_mn = ceil_div(g.m, t.tm) * ceil_div(g.n, t.tn) * g.batch;
     // K steps the kernel executes: implicit GEMM pads each filter tap to whole K steps
     // (k_padding_factor), so the executed depth is k x factor, rounded to the step once.
@@ -282,6 +300,7 @@ std::vector<PlanOption> GemmModel::plan(const wl::Op& op, const device::Device& 
   if (!gemm_operands_aligned(g) && gemm_alignment_efficiency(g) < 1) {
     // Unaligned operands: cuBLAS's narrow-load fallback, sm75/sm80 CUTLASS kernels on mma.sync.
     shape.warp_mma = true;
+    shape.unaligned_fallback = true;
     shape.cluster_multicast = false;
     shape.efficiency = gemm_alignment_efficiency(g);
   }

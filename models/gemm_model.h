@@ -23,6 +23,8 @@ struct GemmShape {
   // thread-block-cluster multicast, no wgmma 64-row minimum; on Hopper the mma_sync pipe. cuDNN
   // runs these for convolutions the sm90 kernels do not cover (few input channels).
   bool warp_mma = false;
+  // cuBLAS's narrow-load fallback for unaligned operands (gemm_alignment.h): its own tile set.
+  bool unaligned_fallback = false;
   // Large tensor-core tiles run as 2-CTA clusters that multicast the A tile (cuBLAS's nvjet kernels
   // name their cluster shape). cuDNN's implicit-GEMM convolution kernels name none
   // (sm90_xmma_fprop_implicit_gemm_..._warpgroupsize1x1x1_g1_...): every CTA loads its own A tile.
@@ -30,8 +32,10 @@ struct GemmShape {
 };
 
 // Bytes a tiled GEMM moves through DRAM when `concurrent` tiles of tm x tn run at once and share
-// operand panels through the L2 (`l2_reuse_bytes`: the share a reused set keeps). At least every operand once; at most no reuse.
-[[nodiscard]] double gemm_dram_bytes(const GemmShape& g, double tm, double tn, double concurrent, double l2_reuse_bytes);
+// operand panels through the L2 (`l2_reuse_bytes`: the share a reused set keeps). At least every operand
+// once; at most no reuse.
+[[nodiscard]] double gemm_dram_bytes(const GemmShape& g, double tm, double tn, double concurrent,
+                                     double l2_reuse_bytes);
 
 // K-step depth of a tensor-core GEMM pipeline stage, in elements: one 128-byte row of each operand
 // (library fact: CUTLASS/cuBLAS tile K of 64 bf16 or 128 fp8 elements).

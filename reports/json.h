@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -31,6 +32,7 @@ class Json {
   Json(double v) : value_(v) {}
   Json(const char* v) : value_(std::string(v)) {}
   Json(std::string v) : value_(std::move(v)) {}
+  Json(std::string_view v) : value_(std::string(v)) {}
   Json(Array v) : value_(std::make_shared<Array>(std::move(v))) {}
   Json(Object v) : value_(std::make_shared<Object>(std::move(v))) {}
 

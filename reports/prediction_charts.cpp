@@ -65,8 +65,8 @@ Chart roofline_chart(const hw::GpuSpec& gpu, const sim::Prediction* p, const std
         ++unplotted;
         continue;
       }
-      auto& m = marks[k.op + "|" + k.shape + "|" + std::to_string(k.stream)];
-      if (m.count == 0) m = Mark{k.name, k.op, k.shape, std::string(sim::bound_name(t.bound)), 0, 0, 0, 0};
+      auto& m = marks[std::string(k.op) + "|" + std::string(k.shape) + "|" + std::to_string(k.stream)];
+      if (m.count == 0) m = Mark{k.name, std::string(k.op), std::string(k.shape), std::string(sim::bound_name(t.bound)), 0, 0, 0, 0};
       m.flops += t.flops;
       m.bytes += t.dram_bytes;
       m.time_us += t.duration_us;
@@ -172,7 +172,7 @@ Chart time_by_op_chart(const sim::Prediction& p, const std::string& id) {
   const auto shares = sim::attribute_time(p);
   std::map<std::pair<std::string, std::string>, double> sums;
   for (size_t i = 0; i < p.kernels.size(); ++i)
-    sums[{p.kernels[i].op, std::string(sim::bound_name(p.kernels[i].timing->bound))}] += shares.kernel_us[i];
+    sums[{std::string(p.kernels[i].op), std::string(sim::bound_name(p.kernels[i].timing->bound))}] += shares.kernel_us[i];
   if (shares.idle_us > 0) sums[{sim::kIdleCategory, sim::kIdleCategory}] += shares.idle_us;
   Json rows = Json::array();
   for (const auto& [key, us] : sums)
@@ -225,7 +225,7 @@ Chart timeline_chart(const sim::Prediction& p, const std::string& id) {
     // The host's work for this kernel, one segment per host category, in category order.
     double t = k.host_begin_us;
     for (size_t c = 0; c < wl::kHostCategories; ++c) {
-      const double us = k.host_cost[c];
+      const double us = p.host_cost(k)[c];
       if (us <= 0) continue;
       host.push(obj({{"lane", "host"}, {"kernel", k.name}, {"category", std::string(wl::host_category_name(wl::HostCategory(c)))},
                      {"start", t}, {"end", t + us}, {"time", duration(us)}}));

@@ -24,7 +24,7 @@ sim::SpeedOfLight speed_of_light(const hw::GpuSpec& gpu, const std::string& pipe
 
 sim::SpeedOfLight kernel_sol(const hw::GpuSpec& gpu, const sim::KernelPrediction& k) {
   const auto& t = *k.timing;
-  return speed_of_light(gpu, k.sol_pipe, t.flops, t.dram_bytes, t.duration_us, t.bound);
+  return speed_of_light(gpu, std::string(k.sol_pipe), t.flops, t.dram_bytes, t.duration_us, t.bound);
 }
 
 Json sol_json(const sim::SpeedOfLight& s) {
@@ -55,7 +55,7 @@ Table kernel_table(const hw::GpuSpec& gpu, const sim::Prediction& p) {
   for (size_t i = 0; i < p.kernels.size(); ++i) {
     const auto& k = p.kernels[i];
     const auto& op = *k.timing;
-    t.add_row({k.name, k.op, k.shape, duration(k.scheduled.start_us), duration(op.duration_us),
+    t.add_row({k.name, std::string(k.op), std::string(k.shape), duration(k.scheduled.start_us), duration(op.duration_us),
                duration(shares.kernel_us[i]), sig3(achieved_tflops(op)), sig3(achieved_gbps(op)),
                std::string(sim::bound_name(op.bound)), percent(kernel_sol(gpu, k).bound_pct / 100)});
   }
@@ -71,7 +71,7 @@ Table kernel_table(const hw::GpuSpec& gpu, const sim::Prediction& p) {
 Table op_summary_table(const sim::Prediction& p) {
   Table t({{"op"}, {"kernels", Align::right}, {"time", Align::right}, {"share", Align::right}});
   std::map<std::string, int> counts;
-  for (const auto& k : p.kernels) counts[k.op]++;
+  for (const auto& k : p.kernels) counts[std::string(k.op)]++;
   const double total = p.total_us;
   for (const auto& [op, us] : p.time_by_op())
     t.add_row({op, op == sim::kIdleCategory ? "-" : std::to_string(counts[op]), duration(us),
@@ -125,7 +125,7 @@ Json prediction_json(const hw::GpuSpec& gpu, const sim::Prediction& p) {
     j.set("sol", sol_json(kernel_sol(gpu, k)));
     j.set("host_begin_us", k.host_begin_us);
     j.set("issue_us", k.scheduled.issue_us);
-    j.set("host_us", sim::total(k.host_cost));
+    j.set("host_us", sim::total(p.host_cost(k)));
     kernels.push(std::move(j));
   }
   root.set("kernels", std::move(kernels));
@@ -168,14 +168,14 @@ Table kernel_csv_table(const hw::GpuSpec& gpu, const sim::Prediction& p) {
     const auto& k = p.kernels[i];
     const auto& op = *k.timing;
     const auto sol = kernel_sol(gpu, k);
-    t.add_row({p.gpu, p.workload, k.name, k.op, k.shape, std::to_string(k.stream), format_number(k.scheduled.start_us, 9),
+    t.add_row({p.gpu, p.workload, k.name, std::string(k.op), std::string(k.shape), std::to_string(k.stream), format_number(k.scheduled.start_us, 9),
                format_number(k.scheduled.end_us, 9), format_number(op.duration_us, 9),
                format_number(shares.kernel_us[i], 9),
                std::string(sim::bound_name(op.bound)), format_number(op.flops, 12), format_number(op.dram_bytes, 12),
                format_number(achieved_tflops(op), 6), format_number(achieved_gbps(op), 6), sol.pipe,
                format_number(sol.compute_pct, 4), format_number(sol.memory_pct, 4), format_number(sol.bound_pct, 4), p.host,
                format_number(k.host_begin_us, 9), format_number(k.scheduled.issue_us, 9),
-               format_number(sim::total(k.host_cost), 9), p.host_bound() ? "true" : "false"});
+               format_number(sim::total(p.host_cost(k)), 9), p.host_bound() ? "true" : "false"});
   }
   return t;
 }

@@ -61,7 +61,7 @@ Timeline schedule_replayed_host(const wl::Workload& w, const std::vector<const O
   h = HostTimeline{};
   h.begin_us.assign(w.size(), 0);
   h.issue_us.assign(w.size(), 0);
-  h.cost.assign(w.size(), HostSplit{});
+  h.split_of.assign(w.size(), 0);
   for (size_t i = 0; i < w.size(); ++i) h.begin_us[i] = h.issue_us[i] = t.kernels[i].issue_us;
   h.stall_us = t.host_sync_wait_us;
   h.busy_us = std::max(0.0, t.host_us - t.host_sync_wait_us);

@@ -1,6 +1,8 @@
 #include "sim/host_timeline.h"
 
 #include <algorithm>
+#include <cstring>
+#include <unordered_map>
 
 namespace gpucast::sim {
 
@@ -44,6 +46,36 @@ hw::HostSpec host_from_launch(const device::LaunchCosts& launch, const std::stri
   return h;
 }
 
+namespace {
+// Gives each distinct split one index into HostTimeline::splits.
+class SplitInterner {
+ public:
+  explicit SplitInterner(HostTimeline& h) : h_(h) {
+    for (size_t i = 0; i < h.splits.size(); ++i) index_.emplace(h.splits[i], std::uint32_t(i));
+  }
+  std::uint32_t operator()(const HostSplit& s) {
+    auto [it, added] = index_.try_emplace(s, std::uint32_t(h_.splits.size()));
+    if (added) h_.splits.push_back(s);
+    return it->second;
+  }
+
+ private:
+  struct Hash {
+    size_t operator()(const HostSplit& s) const {
+      size_t h = 0;
+      for (double v : s) {
+        std::uint64_t bits;
+        std::memcpy(&bits, &v, sizeof bits);
+        h = h * 1000003u ^ std::hash<std::uint64_t>{}(bits);
+      }
+      return h;
+    }
+  };
+  HostTimeline& h_;
+  std::unordered_map<HostSplit, std::uint32_t, Hash> index_;
+};
+}  // namespace
+
 Timeline schedule_with_host(const wl::Workload& w, const std::vector<const OpTiming*>& ops,
                             device::BytesPerUs dram, const device::LaunchCosts& costs,
                             const hw::HostSpec& host, HostTimeline& h) {
@@ -51,14 +83,15 @@ Timeline schedule_with_host(const wl::Workload& w, const std::vector<const OpTim
   h = HostTimeline{};
   h.begin_us.assign(n, 0);
   h.issue_us.assign(n, 0);
-  h.cost.assign(n, HostSplit{});
+  h.split_of.assign(n, 0);
+  SplitInterner intern(h);
   const bool graph = w.launch() == wl::LaunchMode::graph;
 
   if (graph) {
     wl::HostWork replay;
     replay.add(HostCategory::graph_replay).add(HostCategory::graph_kernel, double(n));
     const HostSplit c = host_cost(host, replay);
-    if (n > 0) h.cost[0] = c;
+    if (n > 0) h.split_of[0] = intern(c);
     h.busy_by_category = c;
     h.busy_us = total(c);
     h.issue_us.assign(n, h.busy_us);
@@ -76,10 +109,11 @@ Timeline schedule_with_host(const wl::Workload& w, const std::vector<const OpTim
   for (size_t i = 0; i < n; ++i) {
     const auto& k = w.kernels()[i];
     const wl::HostWork work = k.host.empty() ? wl::default_host_work(k.op) : k.host;
-    h.cost[i] = host_cost(priced, work, ops[i]->host_us);
-    own[i] = total(h.cost[i]) + k.host_delay_us.value_or(0.0);
+    const HostSplit cost = host_cost(priced, work, ops[i]->host_us);
+    h.split_of[i] = intern(cost);
+    own[i] = total(cost) + k.host_delay_us.value_or(0.0);
     h.delay_us += k.host_delay_us.value_or(0.0);
-    for (size_t c = 0; c < wl::kHostCategories; ++c) h.busy_by_category[c] += h.cost[i][c];
+    for (size_t c = 0; c < wl::kHostCategories; ++c) h.busy_by_category[c] += cost[c];
     if (k.sync) sync_points.push_back(i);
   }
 

@@ -4,6 +4,7 @@
 // a kernel cannot start before the host has launched it; a synchronizing kernel stalls the host
 // until the GPU has finished it. The GPU side is sim::schedule().
 #include <array>
+#include <cstdint>
 #include <vector>
 
 #include "hardware/host_spec.h"
@@ -23,7 +24,11 @@ using HostSplit = std::array<Microseconds, wl::kHostCategories>;
 struct HostTimeline {
   std::vector<Microseconds> begin_us;  // when the host starts the kernel's host work
   std::vector<Microseconds> issue_us;  // when it has launched it
-  std::vector<HostSplit> cost;         // per kernel and category
+  // Each kernel's host time per category, stored once per distinct split (a workload repeats a
+  // handful of them): splits[0] is all zero, split_of[i] indexes kernel i's.
+  std::vector<HostSplit> splits{HostSplit{}};
+  std::vector<std::uint32_t> split_of;  // per kernel
+  [[nodiscard]] const HostSplit& cost(size_t kernel) const { return splits[split_of[kernel]]; }
   HostSplit busy_by_category{};        // summed over kernels
   Microseconds busy_us = 0;            // host working (categories and explicit delays)
   Microseconds delay_us = 0;           // explicit host delays (traced gaps)

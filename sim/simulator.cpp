@@ -32,8 +32,6 @@ Prediction Simulator::predict(const wl::Workload& w) {
   ops.reserve(w.size());
   p.kernels.reserve(w.size());
   std::map<int, size_t> last_on_stream;  // the producer for sim/warm_l2.h
-  // Name and shape text once per distinct op (the cache's entry stands for its parameters).
-  std::unordered_map<const OpTiming*, std::pair<std::string, std::string>> labels;
   for (const auto& k : w.kernels()) {
     const OpTiming* timing = nullptr;
     try {
@@ -41,7 +39,7 @@ Prediction Simulator::predict(const wl::Workload& w) {
     } catch (const UnsupportedError& e) {
       // A collective's problem (no system, too many ranks) points at the kernel that asked for it.
       if (!std::holds_alternative<wl::CollectiveOp>(k.op)) throw;
-      throw InputError(k.where, k.name, e.what());
+      throw InputError(w.where(ops.size()), k.name, e.what());
     }
     if (const auto prev = last_on_stream.find(k.stream); prev != last_on_stream.end()) {
       const wl::Op& producer = w.kernels()[prev->second].op;
@@ -51,15 +49,17 @@ Prediction Simulator::predict(const wl::Workload& w) {
     last_on_stream[k.stream] = ops.size();
     const OpTiming& t = *timing;
     ops.push_back(&t);
-    auto label = labels.find(&t);
-    if (label == labels.end()) label = labels.emplace(&t, std::pair{wl::op_name(k.op), wl::op_shape(k.op)}).first;
+    // Name, shape and pipe text once per distinct op (the cache's entry stands for its parameters).
+    auto label = labels_.find(&t);
+    if (label == labels_.end())
+      label = labels_.emplace(&t, Label{wl::op_name(k.op), wl::op_shape(k.op), sol_pipe(k.op, device())}).first;
     KernelPrediction kp;
     kp.name = k.name;
-    kp.op = label->second.first;
-    kp.shape = label->second.second;
+    kp.op = label->second.op;
+    kp.shape = label->second.shape;
     kp.stream = k.stream;
     kp.timing = &t;
-    kp.sol_pipe = sol_pipe(k.op, device());
+    kp.sol_pipe = label->second.sol_pipe;
     p.flops += t.flops;
     p.dram_bytes += t.dram_bytes;
     p.kernels.push_back(std::move(kp));
@@ -81,8 +81,9 @@ Prediction Simulator::predict(const wl::Workload& w) {
   for (size_t i = 0; i < w.size(); ++i) {
     p.kernels[i].scheduled = t.kernels[i];
     p.kernels[i].host_begin_us = h.begin_us[i];
-    p.kernels[i].host_cost = h.cost[i];
+    p.kernels[i].host_split = h.split_of[i];
   }
+  p.host_splits = std::move(h.splits);
   return p;
 }
 

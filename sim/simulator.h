@@ -4,6 +4,7 @@
 #include <map>
 #include <unordered_map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "hardware/host_spec.h"
@@ -16,16 +17,18 @@
 
 namespace gpucast::sim {
 
+// The op, shape and pipe text is shared per distinct op: it lives in the Simulator (as `timing`
+// does), so keep the simulator alive while using a prediction.
 struct KernelPrediction {
   std::string name;
-  std::string op;     // family as written in workload files
-  std::string shape;  // human-readable parameters
+  std::string_view op;     // family as written in workload files
+  std::string_view shape;  // human-readable parameters
   int stream = 0;
   const OpTiming* timing = nullptr;  // standalone prediction (owned by the Simulator's cache)
   ScheduledKernel scheduled;
-  std::string sol_pipe;  // the pipe its speed of light is measured against (sim/speed_of_light.h)
+  std::string_view sol_pipe;  // the pipe its speed of light is measured against (sim/speed_of_light.h)
   Microseconds host_begin_us = 0;  // when the host starts this kernel's host work
-  HostSplit host_cost{};           // its host time per category
+  std::uint32_t host_split = 0;    // its host time per category: Prediction::host_cost()
 };
 
 struct Prediction {
@@ -44,6 +47,9 @@ struct Prediction {
   HostSplit host_by_category{};
   Microseconds host_sync_wait_us = 0;  // host waiting for the GPU at sync points (replayed traces)
   std::vector<KernelPrediction> kernels;
+  std::vector<HostSplit> host_splits{HostSplit{}};  // the distinct per-kernel host splits
+  // Kernel k's host time per category (stored once per distinct split).
+  [[nodiscard]] const HostSplit& host_cost(const KernelPrediction& k) const { return host_splits[k.host_split]; }
   double flops = 0;       // useful FLOPs of all kernels
   double dram_bytes = 0;  // predicted DRAM traffic of all kernels
   [[nodiscard]] Microseconds gpu_idle_us() const { return total_us - gpu_busy_us; }
@@ -88,6 +94,11 @@ class Simulator {
     }
   };
   std::unordered_map<std::pair<wl::Op, wl::Op>, OpTiming, OpPairHash, OpPairEqual> warm_;
+  // Text of each distinct timing's op (KernelPrediction's views point here).
+  struct Label {
+    std::string op, shape, sol_pipe;
+  };
+  std::unordered_map<const OpTiming*, Label> labels_;
 };
 
 }  // namespace gpucast::sim

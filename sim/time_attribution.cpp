@@ -55,7 +55,7 @@ TimeAttribution attribute_time(const Prediction& p) {
 
   for (size_t i = 0; i < n; ++i) {
     const auto& k = p.kernels[i];
-    out.by_op[k.op] += out.kernel_us[i];
+    out.by_op[std::string(k.op)] += out.kernel_us[i];
     out.by_bound[std::string(bound_name(k.timing->bound))] += out.kernel_us[i];
   }
   if (out.idle_us > 0) {

@@ -147,7 +147,7 @@ Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops
     }
   }
   if (host.next() < n)
-    throw InputError(w.kernels()[host.next()].where, "host_sync_at_us",
+    throw InputError(w.where(host.next()), "host_sync_at_us",
                      "kernel '" + w.kernels()[host.next()].name +
                          "': the host waits here for earlier kernels that depend on later ones (the replay cannot proceed)");
   // Busy time: the union of the kernels' [start, end] intervals.

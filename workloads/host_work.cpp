@@ -90,6 +90,38 @@ bool is_library_op(const Op& op) {
   return std::visit([](const auto& o) { return OpFamily<std::decay_t<decltype(o)>>::library_call(o); }, op);
 }
 
+size_t HostWork::stored() const { return static_cast<size_t>(__builtin_popcount(present_)); }
+
+size_t HostWork::slot(HostCategory c) const {
+  const std::uint32_t below = present_ & ((1u << size_t(c)) - 1u);
+  return static_cast<size_t>(__builtin_popcount(below));
+}
+
+std::unique_ptr<double[]> HostWork::copy_counts() const {
+  const size_t n = stored();
+  if (n == 0) return nullptr;
+  auto out = std::make_unique<double[]>(n);
+  for (size_t i = 0; i < n; ++i) out[i] = counts_[i];
+  return out;
+}
+
+HostWork& HostWork::set(HostCategory c, double n) {
+  if (has(c)) {
+    counts_[slot(c)] = n;
+    return *this;
+  }
+  if (n == 0) return *this;  // absent reads as zero
+  const size_t old_n = stored();
+  const size_t at = slot(c);
+  auto grown = std::make_unique<double[]>(old_n + 1);
+  for (size_t i = 0; i < at; ++i) grown[i] = counts_[i];
+  grown[at] = n;
+  for (size_t i = at; i < old_n; ++i) grown[i + 1] = counts_[i];
+  counts_ = std::move(grown);
+  present_ |= 1u << size_t(c);
+  return *this;
+}
+
 HostWork default_host_work(const Op& op) {
   HostWork h;
   h.add(HostCategory::op_dispatch).add(HostCategory::launch);

@@ -5,6 +5,8 @@
 // annotation (a workload file) gets default_host_work(): one aten op and its launch (and a
 // library call for GEMM, attention, convolution, norm and embedding ops).
 #include <array>
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <string_view>
 
@@ -37,23 +39,53 @@ inline constexpr size_t kHostCategories = 14;
 [[nodiscard]] std::string_view host_category_id(HostCategory c);
 [[nodiscard]] std::optional<HostCategory> parse_host_category(std::string_view id);
 
-struct HostWork {
-  std::array<double, kHostCategories> count{};
-  [[nodiscard]] double& operator[](HostCategory c) { return count[size_t(c)]; }
-  [[nodiscard]] double operator[](HostCategory c) const { return count[size_t(c)]; }
+// Counts per host category. Most kernels carry none (the default applies) or a few, so only the
+// nonzero counts are stored, on the heap, in category order (16 bytes per kernel instead of 112:
+// a million-kernel workload carries one per kernel).
+class HostWork {
+ public:
+  HostWork() = default;
+  HostWork(const HostWork& o) : present_(o.present_), counts_(o.copy_counts()) {}
+  HostWork(HostWork&&) noexcept = default;
+  HostWork& operator=(const HostWork& o) {
+    if (this != &o) {
+      counts_ = o.copy_counts();
+      present_ = o.present_;
+    }
+    return *this;
+  }
+  HostWork& operator=(HostWork&&) noexcept = default;
+
+  [[nodiscard]] double operator[](HostCategory c) const {
+    return has(c) ? counts_[slot(c)] : 0.0;
+  }
   [[nodiscard]] bool empty() const {
-    for (double v : count)
-      if (v != 0) return false;
+    for (size_t i = 0, n = stored(); i < n; ++i)
+      if (counts_[i] != 0) return false;
     return true;
   }
-  HostWork& add(HostCategory c, double n = 1) {
-    count[size_t(c)] += n;
-    return *this;
+  // Same count in every category (an absent count equals a stored zero).
+  [[nodiscard]] bool operator==(const HostWork& o) const {
+    for (size_t i = 0; i < kHostCategories; ++i)
+      if ((*this)[HostCategory(i)] != o[HostCategory(i)]) return false;
+    return true;
   }
+  [[nodiscard]] bool operator!=(const HostWork& o) const { return !(*this == o); }
+  HostWork& set(HostCategory c, double n);
+  HostWork& add(HostCategory c, double n = 1) { return set(c, (*this)[c] + n); }
   HostWork& operator+=(const HostWork& o) {
-    for (size_t i = 0; i < kHostCategories; ++i) count[i] += o.count[i];
+    for (size_t i = 0; i < kHostCategories; ++i)
+      if (o.has(HostCategory(i))) add(HostCategory(i), o[HostCategory(i)]);
     return *this;
   }
+
+ private:
+  [[nodiscard]] bool has(HostCategory c) const { return (present_ >> size_t(c)) & 1u; }
+  [[nodiscard]] size_t stored() const;                 // counts held
+  [[nodiscard]] size_t slot(HostCategory c) const;     // index of c's count among them
+  [[nodiscard]] std::unique_ptr<double[]> copy_counts() const;
+  std::uint32_t present_ = 0;         // bit c: category c has a stored count
+  std::unique_ptr<double[]> counts_;  // one per set bit, in category order
 };
 
 // True for ops that go through a library (cuBLAS, cuDNN, SDPA) or a library-like dispatch.

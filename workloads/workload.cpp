@@ -62,9 +62,9 @@ Workload Workload::build(std::string name, LaunchMode launch, std::vector<Kernel
   for (size_t i = 0; i < n; ++i) {
     auto [it, inserted] = index.emplace(w.kernels_[i].name, i);
     if (!inserted)
-      throw InputError(w.kernels_[i].where, "name",
+      throw InputError(w.where(i), "name",
                        "duplicate kernel name '" + w.kernels_[i].name + "' (first defined at " +
-                           w.kernels_[it->second].where.str() + ")");
+                           w.where(it->second).str() + ")");
   }
 
   w.pred_offsets_.assign(n + 1, 0);
@@ -82,7 +82,7 @@ Workload Workload::build(std::string name, LaunchMode launch, std::vector<Kernel
       auto it = index.find(dep);
       if (it == index.end()) {
         for (const auto& kk : w.kernels_) names.push_back(kk.name);
-        throw InputError(k.where, "after",
+        throw InputError(w.where(i), "after",
                          "kernel '" + k.name + "' depends on unknown kernel '" + dep + "'" + did_you_mean(dep, names));
       }
       const auto begin = w.pred_list_.begin() + static_cast<std::ptrdiff_t>(first);
@@ -104,7 +104,7 @@ Workload Workload::build(std::string name, LaunchMode launch, std::vector<Kernel
       std::string text;
       for (size_t v : cycle) text += w.kernels_[v].name + " -> ";
       text += w.kernels_[cycle.front()].name;
-      throw InputError(w.kernels_[cycle.front()].where, "after", "dependency cycle: " + text);
+      throw InputError(w.where(cycle.front()), "after", "dependency cycle: " + text);
     }
   }
   return w;

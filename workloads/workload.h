@@ -31,7 +31,8 @@ struct Kernel {
   // the host waits until it (and everything issued before it) has finished (.item()).
   HostWork host;
   bool sync = false;
-  SourceLocation where;            // the [[kernel]] entry, for error messages
+  // Where the [[kernel]] entry starts in its workload file (Workload::where adds the file).
+  SourcePosition position;
   // Replayed host time (profiler traces): the host works this long after issuing the previous
   // kernel before it issues this one (instead of the per-launch host cost) ...
   std::optional<double> host_delay_us;
@@ -73,6 +74,10 @@ class Workload {
   // Host cost per eager launch when the workload file sets it (else the GPU's launch.host_eager_us).
   [[nodiscard]] std::optional<double> host_launch_us() const { return host_launch_us_; }
   [[nodiscard]] const std::string& origin() const { return origin_; }
+  // Kernel i's place for error messages: the workload's origin and the kernel's position in it.
+  [[nodiscard]] SourceLocation where(size_t i) const {
+    return SourceLocation{origin_, kernels_[i].position.line, kernels_[i].position.column};
+  }
   [[nodiscard]] const std::vector<Kernel>& kernels() const { return kernels_; }
   // The dependency DAG as a Boost graph, built on first use (the simulator needs only the
   // predecessor lists; a million-vertex Boost graph cost a quarter of a large workload's build).

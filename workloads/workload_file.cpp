@@ -32,7 +32,7 @@ HostWork read_host_work(const toml::node& node, const std::string& file) {
     const auto v = value.value<double>();
     if (!v || !std::isfinite(*v) || *v < 0 || *v > 1e9)
       throw InputError(location_of(value, file), "host." + id, "expected a count >= 0");
-    h[*c] = *v;
+    h.set(*c, *v);
   }
   return h;
 }
@@ -94,9 +94,10 @@ LocatedParam convert_param(const ParamDef& def, const toml::node& node, const st
 
 Kernel read_kernel(const toml::table& table, size_t index, const std::string& file) {
   Kernel k;
-  k.where = location_of(table, file);
+  const SourceLocation kernel_at = location_of(table, file);
+  k.position = {kernel_at.line, kernel_at.column};
   const toml::node* op_node = table.get("op");
-  if (!op_node) throw InputError(k.where, "op", "kernel #" + std::to_string(index + 1) + " has no 'op'");
+  if (!op_node) throw InputError(kernel_at, "op", "kernel #" + std::to_string(index + 1) + " has no 'op'");
   if (!op_node->is_string())
     throw InputError(location_of(*op_node, file), "op", "expected a string, found " + describe_type(*op_node));
   const std::string op = op_node->as_string()->get();
@@ -170,12 +171,12 @@ Kernel read_kernel(const toml::table& table, size_t index, const std::string& fi
   }
   for (const auto& p : def->params)
     if (p.required && !params.count(std::string(p.name)))
-      throw InputError(k.where, std::string(p.name),
+      throw InputError(kernel_at, std::string(p.name),
                        "kernel '" + k.name + "' (op " + op + ") is missing required parameter '" + std::string(p.name) + "'");
   if (k.host_sync_at_us && (!k.host_delay_us || *k.host_sync_at_us > *k.host_delay_us))
-    throw InputError(k.where, "host_sync_at_us",
+    throw InputError(kernel_at, "host_sync_at_us",
                      "kernel '" + k.name + "': host_sync_at_us needs host_delay_us and must not exceed it");
-  k.op = build_op(op, params, k.name, k.where);
+  k.op = build_op(op, params, k.name, kernel_at);
   return k;
 }
 
@@ -285,8 +286,9 @@ std::string write_workload(const Workload& w) {
       out << "host = {";
       const char* sep = " ";
       for (size_t i = 0; i < kHostCategories; ++i) {
-        if (k.host.count[i] == 0) continue;
-        out << sep << host_category_id(HostCategory(i)) << " = " << toml_value(ParamValue{k.host.count[i]});
+        const double count = k.host[HostCategory(i)];
+        if (count == 0) continue;
+        out << sep << host_category_id(HostCategory(i)) << " = " << toml_value(ParamValue{count});
         sep = ", ";
       }
       out << " }\n";

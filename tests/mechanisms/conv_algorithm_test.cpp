@@ -1,7 +1,9 @@
 // Which cuDNN algorithm family runs a convolution (models/conv_algorithm.cpp), one rule per
 // scenario at its boundary: 1x1 stride 1 is a GEMM; input channels within one 64-byte mma.sync K
 // step run the few-channel sm80 kernel; FP32 runs TF32 tensor cores only when allowed and present;
-// FP32 3x3 stride-1 runs fused Winograd up to compute capability 8, implicit GEMM from Hopper on.
+// FP32 3x3 stride-1 runs fused Winograd up to compute capability 8; from Hopper on FP32 wider than 16
+// channels runs the NCHW implicit GEMM (conv_fma_nchw_test.cpp), narrower the direct NHWC path; fp16
+// and tf32 below one 16-byte channel vector run the sm80 indexed kernel unpadded, bf16 pads.
 #include <catch2/catch.hpp>
 
 #include "models/conv_algorithm.h"
@@ -78,7 +80,23 @@ SCENARIO("FP32 FMA 3x3 stride-1 convolutions run fused Winograd up to compute ca
   CHECK(algorithm(fp32_no_tf32(64, 3, 1), cc8()) == ConvAlgorithm::winograd);
   CHECK(algorithm(fp32_no_tf32(64, 3, 2), cc8()) == ConvAlgorithm::simt_implicit_gemm);
   CHECK(algorithm(fp32_no_tf32(64, 5, 1), cc8()) == ConvAlgorithm::simt_implicit_gemm);
-  CHECK(algorithm(fp32_no_tf32(64, 3, 1), hopper()) == ConvAlgorithm::simt_implicit_gemm);
+  CHECK(algorithm(fp32_no_tf32(64, 3, 1), hopper()) == ConvAlgorithm::simt_nchw_gemm);
+}
+
+SCENARIO("on Hopper FP32 with TF32 off runs NCHW above 16 input channels, the direct path at 16 and below") {
+  CHECK(algorithm(fp32_no_tf32(17, 3, 1), hopper()) == ConvAlgorithm::simt_nchw_gemm);
+  CHECK(algorithm(fp32_no_tf32(16, 3, 1), hopper()) == ConvAlgorithm::simt_implicit_gemm);
+  CHECK(algorithm(fp32_no_tf32(64, 1, 1), hopper()) == ConvAlgorithm::simt_nchw_gemm);  // 1x1 too
+}
+
+SCENARIO("fp16 and tf32 inputs below one 16-byte channel vector run the indexed kernel; bf16 pads") {
+  // 7 fp16 channels are 14 bytes, 8 are 16; tf32: 3 are 12 bytes, 4 are 16.
+  const auto gpu = hopper();
+  CHECK(algorithm(conv(7, 3, 1, DataType::fp16), gpu) == ConvAlgorithm::few_channel_indexed);
+  CHECK(algorithm(conv(8, 3, 1, DataType::fp16), gpu) == ConvAlgorithm::few_channel_gemm);
+  CHECK(algorithm(conv(3, 3, 1, DataType::fp32), gpu) == ConvAlgorithm::few_channel_indexed);
+  CHECK(algorithm(conv(4, 3, 1, DataType::fp32), gpu) != ConvAlgorithm::few_channel_indexed);
+  CHECK(algorithm(conv(3, 3, 1, DataType::bf16), gpu) == ConvAlgorithm::few_channel_gemm);
 }
 
 SCENARIO("explain and predict name the algorithm family they chose") {

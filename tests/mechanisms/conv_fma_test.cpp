@@ -1,6 +1,7 @@
-// FP32 convolutions on the FMA pipe (models/conv_model.cpp, TF32 off or absent): SIMT implicit GEMM
-// that reads each tap's channels as 4-element vectors, needs no channel-padding kernels, and
-// sustains a fixed share of the FP32 GEMM rate at any shape.
+// FP32 convolutions on the FMA pipe in NHWC (models/conv_model.cpp, TF32 off or absent; before Hopper,
+// and on Hopper for 16 channels or fewer): SIMT implicit GEMM that reads each tap's channels as
+// 4-element vectors, needs no channel-padding kernels, and sustains a fixed share of the FP32 GEMM
+// rate at any shape. Hopper's NCHW path for wider inputs: conv_fma_nchw_test.cpp.
 #include <catch2/catch.hpp>
 
 #include "models/op_model.h"
@@ -44,8 +45,12 @@ SCENARIO("an FMA convolution fills 4-channel vectors per tap: 3 channels cost as
 
 SCENARIO("an FMA implicit GEMM sustains one share of the FP32 GEMM rate, the same at every shape") {
   // The 1x1 convolution is the plain SIMT GEMM; the 7x7 and 3x3 ones pay the same share for their
-  // address generation, whatever their shape.
-  const device::Device gpu(test::gpu_builder{}.build());
+  // address generation, whatever their shape (an Ampere-class GPU: Hopper runs these in NCHW).
+  const device::Device gpu(test::gpu_builder{}
+                               .set("architecture", "\"ampere\"")
+                               .set("compute_capability", "\"8.0\"")
+                               .set("sm.shared_memory_kb", "164.0")
+                               .build());
   auto pointwise = stem(64);
   pointwise.r = pointwise.s = 1;
   pointwise.stride = 1;

@@ -201,7 +201,6 @@ TraceImport import_trace(KinetoTrace& t, const StepWindow& window, const hw::Gpu
                                                                    : "traced_" + rec.kernel_family;
     k.name = label + "_" + std::to_string(rank);
     names[order[rank]] = k.name;
-    k.where = SourceLocation{t.origin};
     // Host delay since the previous issue, less the time the host spent waiting in syncs.
     const double issue = std::max(start, issue_time(grp.members.front()));
     double waits = 0;

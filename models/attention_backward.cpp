@@ -1,0 +1,216 @@
+#include "models/attention_backward.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/helper_kernels.h"
+
+namespace gpucast::models {
+namespace {
+// Main-kernel tiles (query rows x key rows per step), threads and registers per backend. Library
+// facts from the kernel names in validation/<gpu>/kernels.json (H100, H200):
+// cuDNN sm90: cudnn_generated_fort_native_sdpa_sm90_flash_bprop_wgmma_f16_knob_26_64x64x{64,128}.
+constexpr double kCudnnBlockQ = 64;
+constexpr double kCudnnBlockKV = 64;
+constexpr int kCudnnThreads = 256;    // assumption: two warpgroups
+constexpr int kCudnnRegisters = 128;  // assumption
+// FlashAttention-2 (pytorch_flash::flash_bwd_dq_dk_dv_loop_seqk_parallel_kernel, Flash_bwd_kernel_traits
+// <d, kBlockM, kBlockN, 8 warps>): <64, 128, 128, 8> and <128, 64, 128, 8>; head_dim 256 runs 64 x 64
+// (flash_bwd_launch_template.h).
+constexpr double kFa2SmallHead = 64;
+constexpr double kFa2MediumHead = 128;
+constexpr double kFa2LargeTile = 128;
+constexpr double kFa2SmallTile = 64;
+constexpr int kFa2Threads = 256;
+constexpr int kFa2Registers = 255;
+// xFormers' memory-efficient backward (fmha_cutlassB_..._128x128_k128_..._sm80): 128 x 128 tiles for
+// heads up to 128, 64 x 64 for up to 64 (AttentionBackwardKernel's kBlockSizeI / kBlockSizeJ).
+constexpr double kEfficientSmallHead = 64;
+constexpr double kEfficientSmallTile = 64;
+constexpr double kEfficientLargeTile = 128;
+constexpr int kEfficientThreads = 256;  // assumption
+constexpr int kEfficientRegisters = 255;
+// Five products per tile: S = Q K^T, dP = dO V^T, dV += P^T dO, dK += dS^T Q, dQ += dS K
+// (FlashAttention-2, Algorithm 2), each 2 x rows x keys x d FLOPs.
+constexpr double kBackwardProducts = 5;
+// Lane instructions per score: the softmax recomputed from the saved log-sum-exp and dS = P (dP - D)
+// (as the forward's 8: scale, subtract, convert, and the gradient's subtract-multiply); one exponent
+// per score on the SFU. Fit with the rates below.
+constexpr double kSimtInstructionsPerScore = 8;
+// The backward's SIMT work is on the products' dependency chain (S -> P -> dP -> dS -> dQ, dK): the
+// kernels cannot ping-pong it under another warpgroup's products as the forward does, so it adds to
+// them (FlashAttention-3, section 3.3: the backward overlaps less). Fit together with the rates below:
+// with the SIMT work exposed, head_dim 64 and 128 fit one pipe share per backend.
+constexpr double kBackwardOverlap = 0;
+// Share of the tensor pipe's sustained rate (the calibrated GEMM rate: Pipe::tensor, or mma.sync's)
+// the products reach: cuDNN from the dev split (attention_bwd-1004 and -1044, head_dim 64 and 128,
+// H100); FlashAttention-2 and xFormers from the calibration split (too few dev cases large enough:
+// attention_bwd-0984, -0992 and -1011, -1019 on the H100, dev included).
+constexpr double kCudnnBackwardEfficiency = 0.87;
+constexpr double kFa2BackwardEfficiency = 0.61;
+constexpr double kEfficientBackwardEfficiency = 0.26;
+// Causal tiles on the diagonal are masked element by element (the forward's figure).
+constexpr double kBackwardCausalEfficiency = 0.9;
+// The dQ accumulator is fp32 (FlashAttention's dq_accum, cuDNN's dQ workspace; library fact); D =
+// rowsum(dO * O) is one fp32 per query row.
+constexpr double kAccumBytes = 4;
+// Lane instructions per element: rowsum(dO * O) (two loads, multiply-add, reduce share), the dQ
+// conversion, the group sum and the layout copies (assumption).
+constexpr double kDotInstructionsPerElement = 4;
+constexpr double kDqConvertInstructionsPerElement = 2;
+constexpr double kReduceHeadInstructionsPerElement = 2;
+constexpr double kCopyInstructionsPerElement = 4;
+// PyTorch's flash backward copies out and dO into the kernel's layout first (two
+// elementwise_kernel<128, 4> direct copies in every profile): 4 elements per thread, not vectorized.
+constexpr double kCopyElementsPerThread = 4;
+// Serial cycles per block: the prologue (K and V tiles, the zeroed dK and dV accumulators), the
+// first step's chain of five dependent products and the dK/dV epilogue. Dev: the small cases
+// (b8 h12 and b4 h32 at 256 tokens, head_dim 64: two waves of blocks of four steps or fewer) take
+// about 8 us a wave on the H100; large grids hide it under their products.
+constexpr double kBackwardFixedCycles = 16000;
+
+// Smallest tile side the halving to fit shared memory goes to (assumption).
+constexpr double kMinBlock = 16;
+// Key blocks the causal average visits one by one; longer sequences are sampled evenly (bounds the
+// loop for any input).
+constexpr double kMaxCausalSamples = 65536;
+
+struct BackwardTiles {
+  double block_q, block_kv;
+  int threads, registers;
+  Pipe pipe;
+  double efficiency, overlap;
+  std::string family;
+};
+
+BackwardTiles tiles_for(wl::AttentionBackend backend, bool warpgroup, double d) {
+  if (warpgroup)
+    return {kCudnnBlockQ,     kCudnnBlockKV,
+            kCudnnThreads,    kCudnnRegisters,
+            Pipe::tensor,     kCudnnBackwardEfficiency,
+            kBackwardOverlap, "cudnn sm90 flash bprop"};
+  if (backend == wl::AttentionBackend::efficient) {
+    const double t = d <= kEfficientSmallHead ? kEfficientSmallTile : kEfficientLargeTile;
+    return {t,
+            t,
+            kEfficientThreads,
+            kEfficientRegisters,
+            Pipe::mma_sync,
+            kEfficientBackwardEfficiency,
+            kBackwardOverlap,
+            "memory-efficient (cutlassB) bwd"};
+  }
+  const double block_q = d <= kFa2SmallHead ? kFa2LargeTile : kFa2SmallTile;
+  const double block_kv = d <= kFa2MediumHead ? kFa2LargeTile : kFa2SmallTile;
+  return {block_q,          block_kv,
+          kFa2Threads,      kFa2Registers,
+          Pipe::mma_sync,   kFa2BackwardEfficiency,
+          kBackwardOverlap, "flash2 bwd dq dk dv"};
+}
+
+}  // namespace
+
+PlanOption attention_backward_plan(const wl::AttentionOp& a, wl::AttentionBackend backend, bool warpgroup,
+                                   const device::Device& gpu) {
+  const double e = bytes_per_element(a.dtype);
+  const double d = static_cast<double>(a.head_dim);
+  const double bh = double(a.batch) * double(a.heads);
+  const double sq = double(a.seq_q), skv = double(a.seq_kv);
+  BackwardTiles t = tiles_for(backend, warpgroup, d);
+  // GPUs with less shared memory per block run smaller tiles (FlashAttention-2's sm86 / sm89 launch
+  // paths halve kBlockN, then kBlockM): halve the key tile, then the query tile, until they fit.
+  auto smem = [&] { return (2 * 2 * t.block_q * d + 2 * t.block_kv * d) * e; };
+  while (smem() > gpu.shared_bytes_per_block() && t.block_kv > kMinBlock) t.block_kv /= 2;
+  while (smem() > gpu.shared_bytes_per_block() && t.block_q > kMinBlock) t.block_q /= 2;
+  const double q_elements = bh * sq * d;
+  const double q_bytes = q_elements * e;
+  const double kv_blocks = std::ceil(skv / t.block_kv);
+  const double q_tiles = std::ceil(sq / t.block_q);
+
+  // Query tiles each key/value block walks: all of them, or (causal, aligned to the end of the keys as
+  // FlashAttention does when seq_q < seq_kv) those from the diagonal on.
+  double steps = q_tiles;
+  if (a.causal) {
+    const double offset = skv - sq;
+    const double samples = std::min(kv_blocks, kMaxCausalSamples);
+    double total = 0;
+    for (double i = 0; i < samples; ++i) {
+      const double j = std::floor(i * kv_blocks / samples);
+      const double first_query = std::max(0.0, j * t.block_kv - offset);
+      total += std::max(1.0, std::ceil((sq - std::min(sq, first_query)) / t.block_q));
+    }
+    steps = total / samples;
+  }
+
+  KernelPlan k;
+  k.name = t.family + " " + std::to_string(int(t.block_q)) + "x" + std::to_string(int(t.block_kv)) +
+           (a.causal ? " causal" : "");
+  k.blocks = bh * kv_blocks;
+  k.threads = t.threads;
+  k.registers = t.registers;
+  // Q, dO tiles (double-buffered) and the block's K and V tiles.
+  k.shared_bytes = smem();
+  k.pipe = t.pipe;
+  k.dtype = a.dtype;
+  // The grid's fastest index is the key/value block, from the first keys (the longest causal walk)
+  // to the last (the shortest): each head's long blocks start first and the grid ends on short ones,
+  // so unequal blocks leave no long tail (unlike the forward, whose causal grid ends on its longest).
+  k.longest_block_ratio = 1;
+  const double scores = t.block_q * t.block_kv * steps;
+  k.pipe_flops = kBackwardProducts * 2 * d * scores;
+  k.pipe_efficiency = t.efficiency * (a.causal ? kBackwardCausalEfficiency : 1.0);
+  k.simt_instructions = kSimtInstructionsPerScore * scores;
+  k.sfu_ops = scores;
+  k.overlap = t.overlap;
+  // DRAM: Q, dO, O's row sums and log-sum-exp once (their tiles shared through L2), K and V read and
+  // dK and dV written by their block (per query head: grouped heads are summed afterwards), and the
+  // dQ accumulator read and written back.
+  const double kv_bytes = bh * skv * d * e;
+  const double row_stats = 2 * bh * sq * kAccumBytes;
+  const double accum = q_elements * kAccumBytes;
+  k.dram_bytes = (2 * q_bytes + row_stats + 2 * kv_bytes + 2 * kv_bytes + 2 * accum) / k.blocks;
+  k.dram_write_bytes = (2 * kv_bytes + accum) / k.blocks;
+  // L2: each step reads its Q and dO tiles and row stats, and sends Bq x d fp32 partials of dQ as
+  // reductions (the add happens in L2: one transfer per element).
+  k.l2_bytes = steps * (2 * t.block_q * d * e + 2 * t.block_q * kAccumBytes + t.block_q * d * kAccumBytes) +
+               4 * t.block_kv * d * e;
+  k.dram_rounds = 2;
+  k.fixed_cycles = kBackwardFixedCycles;
+
+  PlanOption option{
+      "attention backward (" + std::string(wl::attention_backend_name(backend)) + "): " + k.name, {}, 0, {}};
+  const bool flash2 = !warpgroup && backend != wl::AttentionBackend::efficient;
+  if (flash2) {
+    for (const char* what : {"copy out to the kernel layout", "copy dO to the kernel layout"})
+      option.kernels.push_back(streaming_kernel(what, q_elements, q_bytes, q_bytes,
+                                                kCopyInstructionsPerElement, gpu, kCopyElementsPerThread));
+  }
+  if (warpgroup) option.kernels.push_back(memset_kernel(gpu));
+  if (backend == wl::AttentionBackend::efficient && !warpgroup) {
+    // The memory-efficient kernel computes rowsum(dO * O) itself; PyTorch zeroes its dQ accumulator.
+    KernelPlan fill = streaming_kernel("fill (zero the dQ accumulator)", accum, 0, accum, 1, gpu);
+    fill.reads_dram = false;
+    option.kernels.push_back(fill);
+  } else {
+    // rowsum(dO * O) per query row, and the zeroed fp32 dQ accumulator.
+    option.kernels.push_back(streaming_kernel("dot(dO, O) and zero dQ accumulator", q_elements, 2 * q_bytes,
+                                              bh * sq * kAccumBytes + accum, kDotInstructionsPerElement,
+                                              gpu));
+  }
+  option.kernels.push_back(k);
+  if (backend != wl::AttentionBackend::efficient || warpgroup)
+    option.kernels.push_back(streaming_kernel("convert dQ accumulator", q_elements, accum, q_bytes,
+                                              kDqConvertInstructionsPerElement, gpu));
+  if (a.kv_heads < a.heads) {
+    // Grouped-query attention: sum dK and dV of each group's query heads (fmha_reduce_head, twice).
+    const double group_out = double(a.batch) * double(a.kv_heads) * skv * d;
+    for (const char* what :
+         {"reduce dK over the query heads of a group", "reduce dV over the query heads of a group"})
+      option.kernels.push_back(
+          streaming_kernel(what, group_out, kv_bytes, group_out * e,
+                           kReduceHeadInstructionsPerElement * double(a.heads) / double(a.kv_heads), gpu));
+  }
+  return option;
+}
+
+}  // namespace gpucast::models

@@ -1,0 +1,41 @@
+// The math attention backend (models/attention_model.cpp) as PyTorch's unfused composition: the
+// forward's ops in order, the causal mask as one more score-sized op, and the backward without a
+// forward recompute.
+#include <catch2/catch.hpp>
+
+#include "models/op_model.h"
+#include "support/gpu_builder.h"
+
+using namespace gpucast;
+
+namespace {
+wl::AttentionOp math(bool causal, bool backward, DataType t = DataType::fp32) {
+  wl::AttentionOp a;
+  a.batch = 1;
+  a.heads = a.kv_heads = 8;
+  a.seq_q = a.seq_kv = 512;
+  a.head_dim = 64;
+  a.dtype = t;
+  a.causal = causal;
+  a.backward = backward;
+  a.backend = wl::AttentionBackend::math;
+  return a;
+}
+std::size_t ops(const wl::AttentionOp& a) {
+  const device::Device gpu(test::gpu_builder{}.build());
+  return models::plan_op(a, gpu).front().sub_ops.size();
+}
+}  // namespace
+
+SCENARIO("fp32 math forward: q and k scaled, Q K^T, softmax, the masked-row check (3 ops), P V") {
+  CHECK(ops(math(false, false)) == 8);
+  CHECK(ops(math(true, false)) == 9);  // the causal mask added to the scores
+}
+
+SCENARIO("half-precision math forward casts q, k, v up, P down and the output back: five more ops") {
+  CHECK(ops(math(false, false, DataType::bf16)) == 8 + 5);
+}
+
+SCENARIO("fp32 math backward walks the saved graph: four products, two score-sized passes") {
+  CHECK(ops(math(false, true)) == 6);
+}
