@@ -29,7 +29,7 @@ wl::Workload synthetic(long n, bool distinct) {
   for (long i = 0; i < n; ++i) {
     const long layer = i / 8;
     const wl::Count tokens = distinct ? 512 + 16 * (i % 4096) : 8192;
-    wl::Kernel k;
+    wl::Kernel& k = kernels.emplace_back();  // built in place: a Kernel is a few hundred bytes
     k.name = "k" + std::to_string(i);
     switch (i % 8) {
       case 0: k.op = wl::RowOp{wl::RowOpKind::rmsnorm, tokens, 4096, DataType::bf16}; break;
@@ -42,7 +42,6 @@ wl::Workload synthetic(long n, bool distinct) {
       default: k.op = wl::GemmOp{tokens, 4096, 14336, 1, DataType::bf16, DataType::bf16}; break;
     }
     (void)layer;
-    kernels.push_back(std::move(k));
   }
   return wl::Workload::build(distinct ? "synthetic-distinct" : "synthetic", wl::LaunchMode::graph, std::move(kernels));
 }

@@ -30,7 +30,6 @@ Prediction Simulator::predict(const wl::Workload& w) {
   p.launch = w.launch();
   std::vector<const OpTiming*> ops;
   ops.reserve(w.size());
-  p.kernels.reserve(w.size());
   std::map<int, size_t> last_on_stream;  // the producer for sim/warm_l2.h
   for (const auto& k : w.kernels()) {
     const OpTiming* timing = nullptr;
@@ -47,22 +46,9 @@ Prediction Simulator::predict(const wl::Workload& w) {
         timing = &warm_.try_emplace(std::pair{k.op, producer}, std::move(*warm)).first->second;
     }
     last_on_stream[k.stream] = ops.size();
-    const OpTiming& t = *timing;
-    ops.push_back(&t);
-    // Name, shape and pipe text once per distinct op (the cache's entry stands for its parameters).
-    auto label = labels_.find(&t);
-    if (label == labels_.end())
-      label = labels_.emplace(&t, Label{wl::op_name(k.op), wl::op_shape(k.op), sol_pipe(k.op, device())}).first;
-    KernelPrediction kp;
-    kp.name = k.name;
-    kp.op = label->second.op;
-    kp.shape = label->second.shape;
-    kp.stream = k.stream;
-    kp.timing = &t;
-    kp.sol_pipe = label->second.sol_pipe;
-    p.flops += t.flops;
-    p.dram_bytes += t.dram_bytes;
-    p.kernels.push_back(std::move(kp));
+    ops.push_back(timing);
+    p.flops += timing->flops;
+    p.dram_bytes += timing->dram_bytes;
   }
   // The host side: a replayed trace keeps its recorded host time, any other workload is issued by
   // the host description (sim/host_schedule.h).
@@ -78,10 +64,25 @@ Prediction Simulator::predict(const wl::Workload& w) {
   p.host_delay_us = h.delay_us;
   p.syncs = h.syncs;
   p.host_by_category = h.busy_by_category;
+  // The per-kernel records last, once the schedule's scratch space is gone (a smaller peak).
+  p.kernels.reserve(w.size());
   for (size_t i = 0; i < w.size(); ++i) {
-    p.kernels[i].scheduled = t.kernels[i];
-    p.kernels[i].host_begin_us = h.begin_us[i];
-    p.kernels[i].host_split = h.split_of[i];
+    const auto& k = w.kernels()[i];
+    const OpTiming* timing = ops[i];
+    // Name, shape and pipe text once per distinct op (the cache's entry stands for its parameters).
+    auto label = labels_.find(timing);
+    if (label == labels_.end())
+      label = labels_.emplace(timing, Label{wl::op_name(k.op), wl::op_shape(k.op), sol_pipe(k.op, device())}).first;
+    KernelPrediction& kp = p.kernels.emplace_back();
+    kp.name = k.name;
+    kp.op = label->second.op;
+    kp.shape = label->second.shape;
+    kp.stream = k.stream;
+    kp.timing = timing;
+    kp.sol_pipe = label->second.sol_pipe;
+    kp.scheduled = t.kernels[i];
+    kp.host_begin_us = h.begin_us[i];
+    kp.host_split = h.split_of[i];
   }
   p.host_splits = std::move(h.splits);
   return p;

@@ -23,12 +23,12 @@ struct KernelPrediction {
   std::string name;
   std::string_view op;     // family as written in workload files
   std::string_view shape;  // human-readable parameters
-  int stream = 0;
+  std::string_view sol_pipe;  // the pipe its speed of light is measured against (sim/speed_of_light.h)
   const OpTiming* timing = nullptr;  // standalone prediction (owned by the Simulator's cache)
   ScheduledKernel scheduled;
-  std::string_view sol_pipe;  // the pipe its speed of light is measured against (sim/speed_of_light.h)
   Microseconds host_begin_us = 0;  // when the host starts this kernel's host work
-  std::uint32_t host_split = 0;    // its host time per category: Prediction::host_cost()
+  int stream = 0;
+  std::uint32_t host_split = 0;  // its host time per category: Prediction::host_cost()
 };
 
 struct Prediction {

@@ -23,22 +23,23 @@ enum class LaunchMode {
 [[nodiscard]] std::string_view launch_mode_name(LaunchMode mode);
 
 struct Kernel {
+  // Fields ordered for size (a million-kernel workload holds a million of these).
   std::string name;
   Op op;
-  int stream = 0;
   std::vector<std::string> after;  // explicit dependencies by name
   // Host side (eager mode). Empty `host`: default_host_work(op). `sync`: after issuing this kernel
   // the host waits until it (and everything issued before it) has finished (.item()).
   HostWork host;
-  bool sync = false;
-  // Where the [[kernel]] entry starts in its workload file (Workload::where adds the file).
-  SourcePosition position;
   // Replayed host time (profiler traces): the host works this long after issuing the previous
   // kernel before it issues this one (instead of the per-launch host cost) ...
   std::optional<double> host_delay_us;
   // ... and, when set, this far into that time it waits until all earlier GPU work has finished
   // (cudaStreamSynchronize, .item(), a synchronous copy).
   std::optional<double> host_sync_at_us;
+  // Where the [[kernel]] entry starts in its workload file (Workload::where adds the file).
+  SourcePosition position;
+  int stream = 0;
+  bool sync = false;
 };
 
 // A read-only view of kernel indices (one kernel's predecessors), stored contiguously.
