@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "calibration/collective_fit.h"
+#include "calibration/collective_gpu_fit.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/system_source.h"
@@ -15,6 +16,7 @@ namespace gpucast::cli {
 namespace {
 struct FabricFitOptions {
   std::string results;    // bench_multi.py JSON
+  std::string gpu_times;  // bench_multi_probe.py JSON (CUDA-graph times): the two-stage fit
   std::string published;  // CSV of bus bandwidths
   std::string column;     // CSV column
   std::string system;     // base system (id, file or NxGPU)
@@ -48,6 +50,10 @@ void add_fabric_fit_command(CLI::App& app, AppContext& ctx) {
   auto o = std::make_shared<FabricFitOptions>();
   auto* cmd = app.add_subcommand("fabric-fit", "Fit a system's collective (NCCL) parameters to measured curves");
   cmd->add_option("--results", o->results, "calibration/runs/bench_multi.py results JSON");
+  cmd->add_option("--gpu-times", o->gpu_times,
+                  "calibration/runs/bench_multi_probe.py results JSON: fit the GPU curve (gpu latency, plateau, ramp per "
+                  "collective) on its CUDA-graph times, then the host floor on --results")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--published", o->published, "CSV of published bus bandwidths (collective,ranks,bytes,<columns>)");
   cmd->add_option("--column", o->column, "the CSV column to fit (e.g. h100)");
   cmd->add_option("--system", o->system, "base system: id, .toml file or NxGPU")->required();
@@ -63,6 +69,7 @@ void add_fabric_fit_command(CLI::App& app, AppContext& ctx) {
   cmd->callback([o, &ctx] {
     if (o->results.empty() == o->published.empty()) throw UsageError("give exactly one of --results or --published");
     if (!o->published.empty() && o->column.empty()) throw UsageError("--published needs --column");
+    if (!o->gpu_times.empty() && o->results.empty()) throw UsageError("--gpu-times needs --results");
     auto sets = o->sets;
     if (o->gpus > 0) {
       sets.push_back("gpus_per_node=" + std::to_string(o->gpus));
@@ -71,8 +78,12 @@ void add_fabric_fit_command(CLI::App& app, AppContext& ctx) {
     const auto base = load_system(ctx, o->system, sets);
     const auto points = o->results.empty() ? calib::read_busbw_csv(o->published, o->column)
                                            : calib::read_bench_multi(o->results, !o->per_op);
+    const auto gpu_points =
+        o->gpu_times.empty() ? std::vector<calib::CollectivePoint>{} : calib::read_probe_graph_times(o->gpu_times);
     calib::CollectiveFit fit;
     if (o->no_fit) fit.system = base;
+    else if (!o->gpu_times.empty())
+      fit = calib::fit_collectives_two_stage(base, gpu_points, points, o->ramp_exponent > 0 ? o->ramp_exponent : 0.5);
     else
       fit = calib::fit_collectives(base, points,
                                    o->ramp_exponent > 0 ? std::optional<double>(o->ramp_exponent) : std::nullopt);
@@ -118,6 +129,27 @@ void add_fabric_fit_command(CLI::App& app, AppContext& ctx) {
     if (!o->no_fit)
       r.summary.push_back("Fit points, >= 1 MB: " + fit_big.text() + "; below 1 MB: " + fit_small.text());
     r.sections.push_back({"Points", "", t});
+    if (!gpu_points.empty()) {
+      // The GPU curve against the CUDA-graph times (no host in the loop).
+      reports::Table g({{"collective"},
+                        {"ranks", reports::Align::right},
+                        {"bytes", reports::Align::right},
+                        {"set"},
+                        {"measured", reports::Align::right},
+                        {"predicted", reports::Align::right},
+                        {"error", reports::Align::right}});
+      Stats g_held_big, g_held_small, g_fit;
+      for (const auto& p : gpu_points) {
+        const double pred = calib::predict_point_gpu(fit.system, p);
+        const double err = pred / p.time_us - 1;
+        (p.fit ? g_fit : (p.bytes >= 1 << 20 ? g_held_big : g_held_small)).add(err);
+        g.add_row({p.collective, std::to_string(p.ranks), reports::bytes(p.bytes), p.fit ? "fit" : "held out",
+                   reports::duration(p.time_us), reports::duration(pred), reports::fixed(err * 100, 1) + "%"});
+      }
+      r.summary.push_back("CUDA-graph (GPU) times, held out, >= 1 MB: " + g_held_big.text() +
+                          "; below 1 MB: " + g_held_small.text() + "; fit points: " + g_fit.text());
+      r.sections.push_back({"CUDA-graph (GPU) times", "", g});
+    }
     if (!o->no_fit) {
       reports::Table v({{"key"}, {"value", reports::Align::right}});
       for (const auto& [k, val] : fit.values) v.add_row({k, reports::sig3(val)});
@@ -129,7 +161,11 @@ void add_fabric_fit_command(CLI::App& app, AppContext& ctx) {
     j.set("points", rows);
     r.json = j;
     if (!o->profile.empty() && !o->no_fit) {
-      const std::string source = o->results.empty() ? o->published + " column " + o->column : o->results;
+      const std::string source = o->results.empty() ? o->published + " column " + o->column
+                                 : o->gpu_times.empty()
+                                     ? o->results
+                                     : o->gpu_times + " (CUDA-graph times: gpu_latency_us, bus_efficiency, ramp_bytes "
+                                                      "per collective) and " + o->results + " (base_latency_us)";
       std::vector<std::string> extra;
       if (o->gpus > 0) {
         extra.push_back("gpus_per_node = " + std::to_string(o->gpus));

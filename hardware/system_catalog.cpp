@@ -69,6 +69,14 @@ double NcclSpec::base_latency_of(const std::string& collective) const {
   auto it = base_latency_us_for.find(collective);
   return it == base_latency_us_for.end() ? base_latency_us : it->second;
 }
+double NcclSpec::gpu_latency_of(const std::string& collective) const {
+  auto it = gpu_latency_us_for.find(collective);
+  return it == gpu_latency_us_for.end() ? gpu_latency_us : it->second;
+}
+double NcclSpec::ramp_bytes_of(const std::string& collective) const {
+  auto it = ramp_bytes_for.find(collective);
+  return it == ramp_bytes_for.end() ? ramp_bytes : it->second;
+}
 
 SplitOverrides split_overrides(const std::vector<std::string>& assignments) {
   SplitOverrides out;
@@ -236,6 +244,7 @@ SystemSpec build_system(const std::string& id, const std::string& origin, const 
   s.nccl.ramp_bytes = number(values, "nccl.ramp_bytes");
   s.nccl.ramp_exponent = number(values, "nccl.ramp_exponent");
   s.nccl.channels = integer(values, "nccl.channels");
+  if (values.count("nccl.gpu_latency_us")) s.nccl.gpu_latency_us = number(values, "nccl.gpu_latency_us");
   if (s.nccl.channels > s.gpu.sm.count)
     throw InputError(values.at("nccl.channels").where, "nccl.channels",
                      "more channels than the GPU has SMs (" + std::to_string(s.gpu.sm.count) + ")");
@@ -244,6 +253,10 @@ SystemSpec build_system(const std::string& id, const std::string& origin, const 
       s.nccl.bus_efficiency_for[c] = number(values, "nccl." + c + ".bus_efficiency");
     if (values.count("nccl." + c + ".base_latency_us"))
       s.nccl.base_latency_us_for[c] = number(values, "nccl." + c + ".base_latency_us");
+    if (values.count("nccl." + c + ".gpu_latency_us"))
+      s.nccl.gpu_latency_us_for[c] = number(values, "nccl." + c + ".gpu_latency_us");
+    if (values.count("nccl." + c + ".ramp_bytes"))
+      s.nccl.ramp_bytes_for[c] = number(values, "nccl." + c + ".ramp_bytes");
   }
   s.values = values;
   for (const auto& [path, value] : sources) s.sources[path] = std::get<std::string>(value.value);

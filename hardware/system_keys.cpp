@@ -14,6 +14,8 @@ const std::vector<std::string>& per_collective_paths() {
     for (const auto& c : nccl_collective_names()) {
       out.push_back("nccl." + c + ".bus_efficiency");
       out.push_back("nccl." + c + ".base_latency_us");
+      out.push_back("nccl." + c + ".gpu_latency_us");
+      out.push_back("nccl." + c + ".ramp_bytes");
     }
     return out;
   }();
@@ -69,11 +71,16 @@ const std::vector<KeyDef>& system_keys() {
          "steepness of the efficiency ramp: e(S) = 1/(1 + (ramp_bytes/S)^ramp_exponent)"},
         {"nccl.channels", K::integer, "SMs", kReq, R::positive,
          "SMs the collective kernels occupy (one block per NCCL channel)"},
+        {"nccl.gpu_latency_us", K::number, "us", kOpt, R::non_negative,
+         "GPU-side fixed cost of one call (what a call costs inside a CUDA graph at zero bytes); default: not "
+         "measured (no GPU-side fixed cost, and a CUDA graph keeps the eager floor)"},
     };
     const auto& paths = per_collective_paths();
-    for (size_t i = 0; i < paths.size(); i += 2) {
+    for (size_t i = 0; i < paths.size(); i += 4) {
       k.push_back({paths[i], K::number, "", kOpt, R::fraction, "this collective's plateau bus efficiency"});
       k.push_back({paths[i + 1], K::number, "us", kOpt, R::non_negative, "this collective's fixed cost"});
+      k.push_back({paths[i + 2], K::number, "us", kOpt, R::non_negative, "this collective's GPU-side fixed cost"});
+      k.push_back({paths[i + 3], K::number, "bytes", kOpt, R::positive, "this collective's efficiency ramp"});
     }
     return with_ranges(k);
   }();

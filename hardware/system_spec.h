@@ -50,11 +50,20 @@ struct NcclSpec {
   double ramp_bytes = 0;       // message size where the efficiency is half its plateau
   double ramp_exponent = 1;    // how fast it rises: e(S) = 1 / (1 + (ramp_bytes / S)^ramp_exponent)
   int channels = 0;            // SMs (one block per channel) the collective kernels hold
+  // GPU-side fixed cost of one call (kernel start, first handshake, final flag): what a call costs
+  // inside a CUDA graph at zero bytes, where the host's issue time (base_latency_us) is out of the loop.
+  // Negative: not measured (a system fitted on eager times alone); then the call's GPU time has no
+  // fixed part and a CUDA graph keeps the eager floor, which cannot be split into host and GPU.
+  double gpu_latency_us = -1;
   // Per-collective overrides (all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, send_recv).
   std::map<std::string, double> bus_efficiency_for;
   std::map<std::string, double> base_latency_us_for;
+  std::map<std::string, double> gpu_latency_us_for;
+  std::map<std::string, double> ramp_bytes_for;
   [[nodiscard]] double bus_efficiency_of(const std::string& collective) const;
   [[nodiscard]] double base_latency_of(const std::string& collective) const;
+  [[nodiscard]] double gpu_latency_of(const std::string& collective) const;  // < 0: not measured
+  [[nodiscard]] double ramp_bytes_of(const std::string& collective) const;
 };
 
 struct SystemSpec {

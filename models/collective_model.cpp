@@ -43,9 +43,13 @@ int ring_steps(CollectiveKind kind, int ranks) {
   }
 }
 
-double ramp_efficiency(double bytes, const hw::NcclSpec& nccl) {
+double ramp_efficiency(double bytes, double ramp_bytes, double exponent) {
   if (bytes <= 0) return 0;
-  return 1.0 / (1.0 + std::pow(nccl.ramp_bytes / bytes, nccl.ramp_exponent));
+  return 1.0 / (1.0 + std::pow(ramp_bytes / bytes, exponent));
+}
+
+double ramp_efficiency(double bytes, const hw::NcclSpec& nccl) {
+  return ramp_efficiency(bytes, nccl.ramp_bytes, nccl.ramp_exponent);
 }
 
 std::string nccl_key(CollectiveKind kind) {
@@ -80,8 +84,10 @@ CollectiveEstimate estimate_collective(const wl::CollectiveOp& op, const hw::Sys
 
   const std::string key = nccl_key(op.kind);
   const double base = sys.nccl.base_latency_of(key);
+  const bool gpu_split = sys.nccl.gpu_latency_of(key) >= 0;  // host floor and GPU time measured apart
+  const double gpu_fixed = std::max(0.0, sys.nccl.gpu_latency_of(key));
   const double step = sys.nccl.step_latency_us;
-  const double ramp = ramp_efficiency(op.bytes, sys.nccl);
+  const double ramp = ramp_efficiency(op.bytes, sys.nccl.ramp_bytes_of(key), sys.nccl.ramp_exponent);
   const double plateau = sys.nccl.bus_efficiency_of(key);
   // The fabric rate one GPU has toward the group: a mesh gives each peer its own share of the links.
   double fabric = sys.fabric.bandwidth_gbps;
@@ -114,7 +120,8 @@ CollectiveEstimate estimate_collective(const wl::CollectiveOp& op, const hw::Sys
     const double ring_rate = e.crosses_network ? std::min(fabric * plateau, network) : fabric * plateau;
     const double step_lat = e.crosses_network ? std::max(step, sys.network.latency_us) : step;
     const double ring_latency = steps * step_lat;
-    const double ring_time = std::max(base, ring_latency + transfer(e.wire_bytes, ring_rate * ramp));
+    const double ring_time =
+        std::max(base, gpu_fixed + ring_latency + transfer(e.wire_bytes, ring_rate * ramp));
     e.algorithm = (op.kind == CollectiveKind::send || op.kind == CollectiveKind::recv) ? "p2p" : "ring";
     e.steps = steps;
     e.latency_us = ring_latency;
@@ -128,7 +135,8 @@ CollectiveEstimate estimate_collective(const wl::CollectiveOp& op, const hw::Sys
       const int tree_steps = 2 * (int(std::ceil(std::log2(e.nodes_spanned))) + (local - 1));
       const double tree_latency =
           2 * std::ceil(std::log2(e.nodes_spanned)) * sys.network.latency_us + 2 * (local - 1) * step;
-      const double tree_time = std::max(base, tree_latency + transfer(e.wire_bytes, ring_rate * ramp));
+      const double tree_time =
+          std::max(base, gpu_fixed + tree_latency + transfer(e.wire_bytes, ring_rate * ramp));
       if (tree_time < best) {
         best = tree_time;
         e.algorithm = "tree";
@@ -142,7 +150,7 @@ CollectiveEstimate estimate_collective(const wl::CollectiveOp& op, const hw::Sys
         sys.fabric.kind == hw::FabricKind::nvswitch) {
       const double nvls_latency = kNvlsSteps * step;
       const double nvls_transfer = transfer(op.bytes, fabric * sys.nccl.nvls_efficiency * ramp);
-      const double nvls_time = std::max(base, nvls_latency + nvls_transfer);
+      const double nvls_time = std::max(base, gpu_fixed + nvls_latency + nvls_transfer);
       if (nvls_time < best) {
         best = nvls_time;
         e.algorithm = "nvls";
@@ -155,14 +163,18 @@ CollectiveEstimate estimate_collective(const wl::CollectiveOp& op, const hw::Sys
       }
     }
   }
-  // The call's fixed cost (launch, setup, final sync) overlaps the data movement of a long call:
-  // a call takes at least the fixed cost, else its steps and transfer.
+  // The call's fixed cost (the host's issue time of back-to-back eager calls) overlaps the GPU's
+  // work on a long call: a call takes at least the fixed cost, else its GPU time (the GPU-side fixed
+  // cost, the steps and the transfer), which is all a call costs inside a CUDA graph.
   e.fixed_us = base;
-  e.time_us = std::max(base, e.latency_us + e.transfer_us);
+  e.gpu_fixed_us = gpu_fixed;
+  e.gpu_us = gpu_fixed + e.latency_us + e.transfer_us;
+  e.time_us = std::max(base, e.gpu_us);
+  e.graph_us = gpu_split ? e.gpu_us : e.time_us;
   e.algbw_gbps = e.time_us > 0 ? op.bytes / (e.time_us * 1e3) : 0;
   e.busbw_gbps = e.algbw_gbps * bf;
   e.dram_bytes = op.bytes + 2 * e.wire_bytes;
-  if (!std::isfinite(e.time_us) || e.time_us < 0)
+  if (!std::isfinite(e.time_us) || e.time_us < 0 || !std::isfinite(e.gpu_us))
     throw UnsupportedError(
         "collective model produced a non-finite time; check the system's fabric and nccl keys");
   return e;

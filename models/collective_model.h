@@ -17,16 +17,23 @@ namespace gpucast::models {
 // all_gather / reduce_scatter / broadcast / all_to_all n-1, send/recv 1.
 [[nodiscard]] int ring_steps(wl::CollectiveKind kind, int ranks);
 // The size-dependent share of the plateau bandwidth: 1 / (1 + (ramp_bytes / bytes)^ramp_exponent).
+// A collective uses its own ramp (nccl.<c>.ramp_bytes) where the system gives one.
+[[nodiscard]] double ramp_efficiency(double bytes, double ramp_bytes, double exponent);
 [[nodiscard]] double ramp_efficiency(double bytes, const hw::NcclSpec& nccl);
 // Name of the per-collective nccl key ("send_recv" for send and recv).
 [[nodiscard]] std::string nccl_key(wl::CollectiveKind kind);
 
 struct CollectiveEstimate {
   std::string algorithm;      // ring, tree, nvls, p2p, local
-  double time_us = 0;         // as nccl-tests reports it (launch included)
-  double fixed_us = 0;        // the call's floor: launch, setup, final sync (nccl base latency)
+  double time_us = 0;         // as nccl-tests reports it (launch included): max(fixed, gpu)
+  double fixed_us = 0;        // the call's floor: the host's issue time of eager back-to-back calls
+                              // (nccl base latency)
+  double gpu_fixed_us = 0;    // GPU-side fixed cost of a call (nccl gpu latency)
+  double gpu_us = 0;          // the GPU's time: gpu_fixed + latency + transfer
+  double graph_us = 0;        // a call inside a CUDA graph: gpu_us where the system measured its GPU-side
+                              // fixed cost apart from the host floor (nccl gpu latency), else time_us
   double latency_us = 0;      // the algorithm's steps (and network hops)
-  double transfer_us = 0;     // bandwidth term; time = max(fixed, latency + transfer)
+  double transfer_us = 0;     // bandwidth term; time = max(fixed, gpu_fixed + latency + transfer)
   double algbw_gbps = 0;      // bytes / time
   double busbw_gbps = 0;      // algbw x bus_factor
   double wire_bytes = 0;      // bytes each GPU sends (ring all-reduce: 2(n-1)/n of the buffer)

@@ -25,6 +25,9 @@ struct OpTiming {
   double flops = 0;       // useful FLOPs of the op (as MFU counts them)
   double dram_bytes = 0;  // DRAM traffic of the chosen option
   double host_us = 0;     // extra host-side library time per call
+  // Execution inside a CUDA-graph replay where that differs from exec_us (< 0: the same). A
+  // collective's eager time carries the host's issue floor; inside a graph only its GPU time counts.
+  Microseconds graph_exec_us = -1;
   Bound bound = Bound::memory;
 };
 

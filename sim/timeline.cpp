@@ -141,11 +141,12 @@ Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops
     } else {
       double sm_share = 0;
       for (const auto& kt : op.kernels) sm_share = std::max(sm_share, std::min(1.0, kt.waves));
-      const double dram_share = op.exec_us > 0 ? op.dram_bytes / op.exec_us / dram : 0;
-      if (op.exec_us <= 0) {
+      const Microseconds exec = graph && op.graph_exec_us >= 0 ? op.graph_exec_us : op.exec_us;
+      const double dram_share = exec > 0 ? op.dram_bytes / exec / dram : 0;
+      if (exec <= 0) {
         complete(k, now);
       } else {
-        active.push_back({k, op.exec_us, sm_share, std::min(1.0, dram_share)});
+        active.push_back({k, exec, sm_share, std::min(1.0, dram_share)});
       }
     }
   }

@@ -74,6 +74,17 @@ SCENARIO("the efficiency ramp halves the bandwidth at ramp_bytes") {
   CHECK(e.transfer_us == Approx(1e6 / (80e3 * 0.5)).epsilon(1e-6));
 }
 
+SCENARIO("a collective's own ramp replaces the system's for it alone") {
+  auto sys = test::system_builder(2);
+  sys.nccl.ramp_bytes = 1;  // no ramp for the others
+  sys.nccl.ramp_bytes_for["broadcast"] = 1e6;
+  // at S = ramp_bytes the efficiency is one half: the transfer doubles
+  const auto bc = estimate_collective(op(CollectiveKind::broadcast, 1e6, 2), sys);
+  CHECK(bc.transfer_us == Approx(1e6 / (80e3 * 0.5)).epsilon(1e-6));
+  const auto ar = estimate_collective(op(CollectiveKind::all_reduce, 1e6, 2), sys);
+  CHECK(ar.transfer_us == Approx(1e6 / 80e3).epsilon(1e-6));
+}
+
 SCENARIO("NVLS runs the all-reduce in the switch only where the fabric has it and it is enabled") {
   auto sys = test::system_builder(8);
   const double bytes = 1e9;

@@ -16,7 +16,7 @@ D=validation/multi_gpu
   -o "$D/h200x4_collectives_catalog.md"
 "$G" fabric-fit --results "$R" --system hgx-h200 --set fabric.nvls=0 --gpus 4 --ramp-exponent 0.5 \
   --format markdown -o "$D/h200x4_collectives_fit.md"
-TP=4 RESULTS="$R" SYSTEM_ARGS="--system calibrated/systems/h200x2 --set gpus_per_node=4 --set fabric.domain_gpus=4" \
+TP=4 RESULTS="$R" PROBE= SYSTEM_ARGS="--system calibrated/systems/h200x2 --set gpus_per_node=4 --set fabric.domain_gpus=4" \
   GPUCAST="$G" bash "$D/tp_layer.sh" > "$D/tp4_layer.txt"
 head -4 "$D"/h200x4_collectives_*.md
 cat "$D/tp4_layer.txt"

@@ -1,23 +1,33 @@
 #!/usr/bin/env bash
 # Predicts the Llama-3-8B layer of calibration/runs/bench_multi.py (TP=1 and TP=N, prefill and
 # decode) on a multi-GPU system profile and prints predicted vs measured (median of 30 samples).
-# The layer is the generator's layer 0 (--layers 1), without embedding, final norm and LM head.
+# The layer is the generator's layer 0 (--layers 1), without embedding, final norm and LM head,
+# predicted twice: as the generator emits it ("generator"), and rewritten into the kernels the
+# benchmark's layer runs per its profiler traces ("bench kernels": HF-style fp32 RMSNorm as eight
+# kernels, repeat_kv copies in prefill, no output transpose; validation/multi_gpu/bench_layer.py).
+# Measured: the first run (results_multi.json) and, where given, the probe run (PROBE, a second
+# machine of the same kind; its eager TP=N decodes ran with NCCL_DEBUG=INFO logging every call).
+# gpu_busy: the bench-kernel prediction's GPU busy time (what the layer costs with the host out of
+# the way), to tell the GPU model's error from the host model's.
 #
 #   validation/multi_gpu/tp_layer.sh                 # 2x H200: TP=1 and TP=2 on the fitted 2-GPU profile
-#   TP=4 RESULTS=validation/runs/h200x4/results_multi.json \
+#   TP=4 RESULTS=validation/runs/h200x4/results_multi.json PROBE= \
 #     SYSTEM_ARGS="--system calibrated/systems/h200x2 --set gpus_per_node=4 --set fabric.domain_gpus=4" \
 #     validation/multi_gpu/tp_layer.sh               # 4x H200, predicted with the 2-GPU profile (held out)
 set -euo pipefail
 G=${GPUCAST:-build/cli/gpucast}
 TP=${TP:-2}
 RESULTS=${RESULTS:-validation/runs/h200x2/results_multi.json}
+PROBE=${PROBE-validation/runs/h200x2/probe/results_probe.json}
 SYSTEM_ARGS=${SYSTEM_ARGS:---system calibrated/systems/h200x2}
 # The host that issues the work: the measured H200 box (hardware/catalog/hosts/h200-box.toml); the
 # layers run eager PyTorch, and the default generic host is a faster machine than the lent VMs.
 HOST_ARGS=${HOST_ARGS:---host h200-box}
+PY=${PYTHON:-python3}
+HERE=$(cd "$(dirname "$0")" && pwd)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-printf "%-28s %10s %10s %8s\n" case measured_ms predicted_ms error
+printf "%-32s %9s %9s %10s %7s %10s %7s %9s\n" case measured probe generator error bench_krn error gpu_busy
 for tp in 1 "$TP"; do
   for cfg in "prefill 1 2048" "prefill 1 4096" "decode 1 4096" "decode 8 4096" "decode 32 4096" "graph 1 4096"; do
     set -- $cfg
@@ -28,16 +38,27 @@ for tp in 1 "$TP"; do
     par=""; [ "$tp" != 1 ] && par="--tp $tp"
     "$G" predict --gpus "${TP}xh200-sxm" --model llama-3-8b --layers 1 --mode "$mode" --batch "$batch" $len $par \
       --launch "$launch" --dump-workload "$TMP/full.toml" >/dev/null
-    python3 - "$TMP/full.toml" "$TMP/layer.toml" <<'PY'
+    "$PY" - "$TMP/full.toml" "$TMP/layer.toml" <<'PY'
 import re, sys
 parts = open(sys.argv[1]).read().split('\n[[kernel]]\n')
 keep = [parts[0]] + [p for p in parts[1:] if re.search(r'^name = "l0\.', p, re.M)]
 open(sys.argv[2], 'w').write('\n[[kernel]]\n'.join(keep))
 PY
+    "$PY" "$HERE/bench_layer.py" "$TMP/layer.toml" "$TMP/bench.toml" "$mode"
     # shellcheck disable=SC2086
     pred=$("$G" predict $SYSTEM_ARGS $HOST_ARGS --workload "$TMP/layer.toml" --format json |
-      python3 -c 'import json,sys; print(json.load(sys.stdin)["total_us"]/1e3)')
-    meas=$(python3 -c "import json; print(json.load(open('$RESULTS'))['results']['tp_layer']['$key']['ms']['median'])")
-    python3 -c "print('%-28s %10.3f %10.3f %7.1f%%' % ('$key', $meas, $pred, ($pred/$meas-1)*100))"
+      "$PY" -c 'import json,sys; print(json.load(sys.stdin)["total_us"]/1e3)')
+    # shellcheck disable=SC2086
+    read -r bench busy < <("$G" predict $SYSTEM_ARGS $HOST_ARGS --workload "$TMP/bench.toml" --format json |
+      "$PY" -c 'import json,sys; d = json.load(sys.stdin); print(d["total_us"]/1e3, d["gpu_busy_us"]/1e3)')
+    meas=$("$PY" -c "import json; print(json.load(open('$RESULTS'))['results']['tp_layer']['$key']['ms']['median'])")
+    probe="float('nan')"
+    if [ -n "$PROBE" ]; then
+      probe=$("$PY" -c "
+import json
+d = json.load(open('$PROBE'))['results']['layer'].get('$key')
+print(max(r['ms']['median'] for r in d['per_rank']) if d else float('nan'))")
+    fi
+    "$PY" -c "print('%-32s %9.3f %9.3f %10.3f %6.1f%% %10.3f %6.1f%% %9.3f' % ('$key', $meas, $probe, $pred, ($pred/$meas-1)*100, $bench, ($bench/$meas-1)*100, $busy))"
   done
 done

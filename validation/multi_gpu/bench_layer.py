@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Rewrites a generated Llama layer workload (TOML, `gpucast predict --dump-workload`) into the kernels
+that calibration/runs/bench_multi.py's TPLayer runs, as its profiler traces show them
+(validation/runs/h200x2/probe/traces.tar.gz):
+
+- RMSNorm is written HF-style in fp32 (x.float(), pow, mean, + eps, rsqrt, mul, .to(bf16), weight mul):
+  eight kernels, where the generator emits one fused rmsnorm kernel;
+- prefill repeats K and V over the query heads (HF repeat_kv: expand + reshape, one copy kernel each)
+  before SDPA, and cuDNN's attention output is already in (batch, seq, heads, dim) order, so the
+  generator's attn_transpose copy is not run; decode folds the query heads of a KV group into the
+  query length (no repeat) and reshapes its output without a copy.
+
+Usage: bench_layer.py IN.toml OUT.toml {prefill|decode}
+"""
+import re
+import sys
+
+
+def kernel(name, op, **kv):
+    lines = ['name = "%s"' % name, 'op = "%s"' % op]
+    for k, v in kv.items():
+        lines.append('%s = %s' % (k, ('"%s"' % v) if isinstance(v, str) else str(v).lower() if isinstance(v, bool) else repr(v)))
+    return "\n".join(lines) + "\n"
+
+
+def hf_rmsnorm(prefix, rows, hidden):
+    n = rows * hidden
+    return [
+        kernel(prefix + ".float", "elementwise", elements=n, dtype="bf16", out_dtype="fp32", flops_per_element=0.0),
+        kernel(prefix + ".pow", "elementwise", elements=n, dtype="fp32"),
+        kernel(prefix + ".mean", "reduce", rows=rows, cols=hidden, dtype="fp32"),
+        kernel(prefix + ".add_eps", "elementwise", elements=rows, dtype="fp32"),
+        kernel(prefix + ".rsqrt", "elementwise", elements=rows, dtype="fp32", flops_per_element=4.0),
+        kernel(prefix + ".mul", "elementwise", elements=n, dtype="fp32", inputs=2),
+        kernel(prefix + ".to_dtype", "elementwise", elements=n, dtype="fp32", out_dtype="bf16",
+               flops_per_element=0.0),
+        kernel(prefix + ".weight_mul", "elementwise", elements=n, dtype="bf16", inputs=2),
+    ]
+
+
+def field(part, key):
+    m = re.search(r'^%s = (.+)$' % key, part, re.M)
+    return None if m is None else m.group(1).strip().strip('"')
+
+
+def main():
+    src, dst, mode = sys.argv[1], sys.argv[2], sys.argv[3]
+    parts = open(src).read().split("\n[[kernel]]\n")
+    out = [parts[0]]
+    for p in parts[1:]:
+        name, op = field(p, "name"), field(p, "op")
+        if op == "rmsnorm":
+            out += hf_rmsnorm(name, int(float(field(p, "rows"))), int(float(field(p, "hidden"))))
+        elif name.endswith(".attn_transpose"):
+            continue
+        elif op == "attention" and mode == "prefill":
+            b, hq, hkv = int(field(p, "batch")), int(field(p, "heads")), int(field(p, "kv_heads"))
+            s, d = int(field(p, "seq_kv")), int(field(p, "head_dim"))
+            if hkv < hq:  # repeat_kv: K and V expanded to the query heads and copied
+                for which in ("k", "v"):
+                    out.append(kernel(name.rsplit(".", 1)[0] + ".repeat_kv_" + which, "elementwise",
+                                      elements=b * hq * s * d, dtype="bf16", flops_per_element=0.0,
+                                      contiguous=False))
+            out.append(p)
+        else:
+            out.append(p)
+    open(dst, "w").write("\n[[kernel]]\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
