@@ -6,8 +6,8 @@
 #include <memory>
 
 #include "cli/commands.h"
-#include "common/huge_pages.h"
 #include "cli/output.h"
+#include "common/huge_pages.h"
 #include "reports/units.h"
 #include "reports/vega.h"
 #include "sim/simulator.h"
@@ -34,30 +34,49 @@ wl::Workload synthetic(long n, bool distinct) {
     wl::Kernel& k = kernels.emplace_back();  // built in place: a Kernel is a few hundred bytes
     k.name = "k" + std::to_string(i);
     switch (i % 8) {
-      case 0: k.op = wl::RowOp{wl::RowOpKind::rmsnorm, tokens, 4096, DataType::bf16}; break;
-      case 1: k.op = wl::GemmOp{tokens, 6144, 4096, 1, DataType::bf16, DataType::bf16}; break;
-      case 2: k.op = wl::AttentionOp{4, 32, 8, tokens / 4, tokens / 4, 128, true, DataType::bf16}; break;
-      case 3: k.op = wl::GemmOp{tokens, 4096, 4096, 1, DataType::bf16, DataType::bf16}; break;
-      case 4: k.op = wl::ElementwiseOp{tokens * 4096, DataType::bf16, DataType::bf16, 2, 1, 1}; break;
-      case 5: k.op = wl::GemmOp{tokens, 28672, 4096, 1, DataType::bf16, DataType::bf16}; break;
-      case 6: k.op = wl::ElementwiseOp{tokens * 14336, DataType::bf16, DataType::bf16, 2, 1, 5}; break;
-      default: k.op = wl::GemmOp{tokens, 4096, 14336, 1, DataType::bf16, DataType::bf16}; break;
+      case 0:
+        k.op = wl::RowOp{wl::RowOpKind::rmsnorm, tokens, 4096, DataType::bf16};
+        break;
+      case 1:
+        k.op = wl::GemmOp{tokens, 6144, 4096, 1, DataType::bf16, DataType::bf16};
+        break;
+      case 2:
+        k.op = wl::AttentionOp{4, 32, 8, tokens / 4, tokens / 4, 128, true, DataType::bf16};
+        break;
+      case 3:
+        k.op = wl::GemmOp{tokens, 4096, 4096, 1, DataType::bf16, DataType::bf16};
+        break;
+      case 4:
+        k.op = wl::ElementwiseOp{tokens * 4096, DataType::bf16, DataType::bf16, 2, 1, 1};
+        break;
+      case 5:
+        k.op = wl::GemmOp{tokens, 28672, 4096, 1, DataType::bf16, DataType::bf16};
+        break;
+      case 6:
+        k.op = wl::ElementwiseOp{tokens * 14336, DataType::bf16, DataType::bf16, 2, 1, 5};
+        break;
+      default:
+        k.op = wl::GemmOp{tokens, 4096, 14336, 1, DataType::bf16, DataType::bf16};
+        break;
     }
     (void)layer;
   }
-  return wl::Workload::build(distinct ? "synthetic-distinct" : "synthetic", wl::LaunchMode::graph, std::move(kernels));
+  return wl::Workload::build(distinct ? "synthetic-distinct" : "synthetic", wl::LaunchMode::graph,
+                             std::move(kernels));
 }
 struct LoadTiming {
   long kernels = 0;
   double bytes = 0;
-  double toml_parse_s = 0;  // TOML++ alone
-  double load_s = 0;        // gpucast's whole load: parse, check, build the workload
+  double toml_parse_s = 0;      // TOML++ alone
+  double load_s = 0;            // gpucast's whole load: parse, check, build the workload
   double toml_parse_cpu_s = 0;  // the same in CPU time (steadier on a shared machine)
   double load_cpu_s = 0;
 };
 
 // Seconds of CPU time this process has used (one thread runs here, so: of one core).
-double cpu_seconds() { return double(std::clock()) / CLOCKS_PER_SEC; }
+double cpu_seconds() {
+  return double(std::clock()) / CLOCKS_PER_SEC;
+}
 
 // Writes the synthetic workload as a workload file (text in memory, as read from disk), then
 // times TOML++ parsing it and gpucast loading it; best of three runs each.
@@ -71,7 +90,8 @@ LoadTiming time_file_load(long n) {
   for (int run = 0; run < 3; ++run) {
     const double c0 = cpu_seconds();
     const auto t0 = clock::now();
-    auto table = std::make_unique<toml::table>(toml::parse(std::string_view(text), std::string_view("bench.toml")));
+    auto table =
+        std::make_unique<toml::table>(toml::parse(std::string_view(text), std::string_view("bench.toml")));
     const double c1 = cpu_seconds();
     const auto t1 = clock::now();
     if (table->empty()) throw Error("bench: the file did not parse");
@@ -120,21 +140,33 @@ void add_bench_command(CLI::App& app, AppContext& ctx) {
     reports::Report r;
     r.title = "Simulator benchmark on " + gpu.id;
     r.summary.push_back(std::to_string(w.size()) + " kernels (" +
-                        (opts->distinct ? "all shapes distinct" : "shapes repeat per layer") + ") on " + gpu.id +
-                        ": built in " + reports::fixed(build_s, 3) + " s, predicted in " + reports::fixed(predict_s, 3) +
-                        " s (" + reports::count(w.size() / predict_s) + " kernels/s, one core); CPU time " +
-                        reports::fixed(build_cpu_s, 3) + " s + " + reports::fixed(predict_cpu_s, 3) +
-                        " s; predicted total " + reports::duration(p.total_us));
-    reports::Table t({{"kernels"}, {"shapes"}, {"build_s"}, {"predict_s"}, {"kernels_per_s"}, {"build_cpu_s"},
-                      {"predict_cpu_s"}, {"predicted_total_us"}});
-    t.add_row({std::to_string(w.size()), opts->distinct ? "distinct" : "repeating", reports::format_number(build_s),
-               reports::format_number(predict_s), reports::format_number(w.size() / predict_s),
-               reports::format_number(build_cpu_s), reports::format_number(predict_cpu_s),
-               reports::format_number(p.total_us)});
+                        (opts->distinct ? "all shapes distinct" : "shapes repeat per layer") + ") on " +
+                        gpu.id + ": built in " + reports::fixed(build_s, 3) + " s, predicted in " +
+                        reports::fixed(predict_s, 3) + " s (" + reports::count(w.size() / predict_s) +
+                        " kernels/s, one core); CPU time " + reports::fixed(build_cpu_s, 3) + " s + " +
+                        reports::fixed(predict_cpu_s, 3) + " s; predicted total " +
+                        reports::duration(p.total_us));
+    reports::Table t({{"kernels"},
+                      {"shapes"},
+                      {"build_s"},
+                      {"predict_s"},
+                      {"kernels_per_s"},
+                      {"build_cpu_s"},
+                      {"predict_cpu_s"},
+                      {"predicted_total_us"}});
+    t.add_row({std::to_string(w.size()), opts->distinct ? "distinct" : "repeating",
+               reports::format_number(build_s), reports::format_number(predict_s),
+               reports::format_number(w.size() / predict_s), reports::format_number(build_cpu_s),
+               reports::format_number(predict_cpu_s), reports::format_number(p.total_us)});
     r.csv = t;
-    r.json = obj({{"gpu", gpu.id}, {"kernels", long(w.size())}, {"distinct_shapes", opts->distinct},
-                  {"build_s", build_s}, {"predict_s", predict_s}, {"kernels_per_s", w.size() / predict_s},
-                  {"build_cpu_s", build_cpu_s}, {"predict_cpu_s", predict_cpu_s},
+    r.json = obj({{"gpu", gpu.id},
+                  {"kernels", long(w.size())},
+                  {"distinct_shapes", opts->distinct},
+                  {"build_s", build_s},
+                  {"predict_s", predict_s},
+                  {"kernels_per_s", w.size() / predict_s},
+                  {"build_cpu_s", build_cpu_s},
+                  {"predict_cpu_s", predict_cpu_s},
                   {"predicted_total_us", p.total_us}});
     r.inputs = {{"GPU", gpu.id}, {"kernels", std::to_string(w.size())}};
     if (opts->load_kernels > 0) {
@@ -144,11 +176,17 @@ void add_bench_command(CLI::App& app, AppContext& ctx) {
       r.summary.push_back("Loading a " + std::to_string(l.kernels) + "-kernel workload file (" +
                           reports::fixed(l.bytes / 1e6, 1) + " MB): " + reports::fixed(l.load_s, 3) +
                           " s, TOML++'s parse alone " + reports::fixed(l.toml_parse_s, 3) + " s (" +
-                          reports::fixed(ratio, 2) + "x); in CPU time " + reports::fixed(l.load_cpu_s, 3) + " s against " +
-                          reports::fixed(l.toml_parse_cpu_s, 3) + " s (" + reports::fixed(cpu_ratio, 2) + "x)");
-      r.json.set("load", obj({{"kernels", l.kernels}, {"bytes", l.bytes}, {"toml_parse_s", l.toml_parse_s},
-                              {"load_s", l.load_s}, {"load_over_parse", ratio}, {"toml_parse_cpu_s", l.toml_parse_cpu_s},
-                              {"load_cpu_s", l.load_cpu_s}, {"load_over_parse_cpu", cpu_ratio}}));
+                          reports::fixed(ratio, 2) + "x); in CPU time " + reports::fixed(l.load_cpu_s, 3) +
+                          " s against " + reports::fixed(l.toml_parse_cpu_s, 3) + " s (" +
+                          reports::fixed(cpu_ratio, 2) + "x)");
+      r.json.set("load", obj({{"kernels", l.kernels},
+                              {"bytes", l.bytes},
+                              {"toml_parse_s", l.toml_parse_s},
+                              {"load_s", l.load_s},
+                              {"load_over_parse", ratio},
+                              {"toml_parse_cpu_s", l.toml_parse_cpu_s},
+                              {"load_cpu_s", l.load_cpu_s},
+                              {"load_over_parse_cpu", cpu_ratio}}));
       r.inputs.push_back({"load kernels", std::to_string(l.kernels)});
     }
     write_report(ctx, r, opts->out);

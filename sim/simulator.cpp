@@ -9,19 +9,26 @@
 
 namespace gpucast::sim {
 
-std::map<std::string, Microseconds> Prediction::time_by_op() const { return attribute_time(*this).by_op; }
+std::map<std::string, Microseconds> Prediction::time_by_op() const {
+  return attribute_time(*this).by_op;
+}
 
-std::map<std::string, Microseconds> Prediction::time_by_bound() const { return attribute_time(*this).by_bound; }
+std::map<std::string, Microseconds> Prediction::time_by_bound() const {
+  return attribute_time(*this).by_bound;
+}
 
 Simulator::Simulator(device::Device gpu)
-    : predictor_(std::move(gpu)), host_(host_from_launch(predictor_.device().launch(), predictor_.device().id())) {}
+    : predictor_(std::move(gpu)),
+      host_(host_from_launch(predictor_.device().launch(), predictor_.device().id())) {}
 
-Simulator::Simulator(device::Device gpu, hw::HostSpec host) : predictor_(std::move(gpu)), host_(std::move(host)) {}
+Simulator::Simulator(device::Device gpu, hw::HostSpec host)
+    : predictor_(std::move(gpu)), host_(std::move(host)) {}
 
 Simulator::Simulator(const hw::SystemSpec& system)
     : predictor_(system), host_(host_from_launch(predictor_.device().launch(), predictor_.device().id())) {}
 
-Simulator::Simulator(const hw::SystemSpec& system, hw::HostSpec host) : predictor_(system), host_(std::move(host)) {}
+Simulator::Simulator(const hw::SystemSpec& system, hw::HostSpec host)
+    : predictor_(system), host_(std::move(host)) {}
 
 Prediction Simulator::predict(const wl::Workload& w) {
   Prediction p;
@@ -73,7 +80,8 @@ Prediction Simulator::predict(const wl::Workload& w) {
     // Name, shape and pipe text once per distinct op (the cache's entry stands for its parameters).
     auto label = labels_.find(timing);
     if (label == labels_.end())
-      label = labels_.emplace(timing, Label{wl::op_name(k.op), wl::op_shape(k.op), sol_pipe(k.op, device())}).first;
+      label = labels_.emplace(timing, Label{wl::op_name(k.op), wl::op_shape(k.op), sol_pipe(k.op, device())})
+                  .first;
     KernelPrediction& kp = p.kernels.emplace_back();
     kp.name = k.name;
     kp.op = label->second.op;

@@ -94,7 +94,9 @@ bool is_library_op(const Op& op) {
   return std::visit([](const auto& o) { return OpFamily<std::decay_t<decltype(o)>>::library_call(o); }, op);
 }
 
-size_t HostWork::stored() const { return static_cast<size_t>(__builtin_popcount(present_)); }
+size_t HostWork::stored() const {
+  return static_cast<size_t>(__builtin_popcount(present_));
+}
 
 size_t HostWork::slot(HostCategory c) const {
   const std::uint32_t below = present_ & ((1u << size_t(c)) - 1u);

@@ -10,7 +10,9 @@
 
 namespace gpucast::wl {
 
-std::string_view launch_mode_name(LaunchMode mode) { return mode == LaunchMode::graph ? "graph" : "eager"; }
+std::string_view launch_mode_name(LaunchMode mode) {
+  return mode == LaunchMode::graph ? "graph" : "eager";
+}
 
 namespace {
 
@@ -117,19 +119,21 @@ Workload Workload::build(std::string name, LaunchMode launch, std::vector<Kernel
   w.pred_list_.clear();
   reserve_large(w.pred_list_, n);
   std::unordered_map<int, size_t> last_on_stream;
-  std::vector<std::string> names;  // for suggestions, built only on error
+  std::vector<std::string> names;   // for suggestions, built only on error
   bool forward_dependency = false;  // an `after` naming a later kernel: a cycle is possible
   for (size_t i = 0; i < n; ++i) {
     const size_t first = w.pred_list_.size();
     w.pred_offsets_[i] = first;
     const auto& k = w.kernels_[i];
-    if (auto it = last_on_stream.find(k.stream); it != last_on_stream.end()) w.pred_list_.push_back(it->second);
+    if (auto it = last_on_stream.find(k.stream); it != last_on_stream.end())
+      w.pred_list_.push_back(it->second);
     for (const auto& dep : k.after) {
       const auto found = index.find(dep);
       if (!found) {
         for (const auto& kk : w.kernels_) names.push_back(kk.name);
-        throw InputError(w.where(i), "after",
-                         "kernel '" + k.name + "' depends on unknown kernel '" + dep + "'" + did_you_mean(dep, names));
+        throw InputError(
+            w.where(i), "after",
+            "kernel '" + k.name + "' depends on unknown kernel '" + dep + "'" + did_you_mean(dep, names));
       }
       const auto begin = w.pred_list_.begin() + static_cast<std::ptrdiff_t>(first);
       if (std::find(begin, w.pred_list_.end(), *found) == w.pred_list_.end()) w.pred_list_.push_back(*found);
@@ -176,7 +180,8 @@ Workload Workload::with_host_speed(double speed) const {
 }
 
 bool Workload::replays_host() const {
-  return std::any_of(kernels_.begin(), kernels_.end(), [](const Kernel& k) { return k.host_delay_us.has_value(); });
+  return std::any_of(kernels_.begin(), kernels_.end(),
+                     [](const Kernel& k) { return k.host_delay_us.has_value(); });
 }
 
 }  // namespace gpucast::wl
