@@ -36,6 +36,9 @@ ap.add_argument("--sections", default="A,B1,B2,B3,B4,C,B5")
 ap.add_argument("--smoke", action="store_true", help="tiny sizes, for a CPU-less syntax/logic check")
 ap.add_argument("--family", choices=["llama", "gpt"], default="llama",
                 help="gpt: GPT-2-style models (common.GPT_CFGS) in sections B2/B3/B4, written to results_gpt.json")
+ap.add_argument("--no-profile", action="store_true",
+                help="never start torch.profiler in this process (no kernel counts in B2/B3): keeps the timed "
+                     "runs free of any state a profiler leaves (issue 14, docs/accuracy.md)")
 args = ap.parse_args()
 GPT = args.family == "gpt"
 VOCAB = GPT_VOCAB if GPT else 32000
@@ -557,7 +560,7 @@ def train_cfg(name, batch, seq, precision, fused, reserve, warmup=2, iters=5, su
         med = meta["step_ms"]["median"]
         meta["tokens_per_s"] = batch * seq / (med / 1e3)
         meta["model_tflops_6nd"] = 6.0 * meta["params"] * batch * seq / (med / 1e3) / 1e12
-        if precision == "amp" and not fused and batch == MID[name][0] and not suffix:
+        if precision == "amp" and not fused and batch == MID[name][0] and not suffix and not args.no_profile:
             try:
                 meta["kernels_per_step"] = count_kernels(step)
             except Exception as e:
@@ -666,10 +669,11 @@ def infer_model(name):
                         "eager_wall_ms_samples": wl_e, "eager_wall_ms": stats(wl_e),
                         "graph_event_ms_samples": ev_g, "graph_event_ms": stats(ev_g),
                         "graph_wall_ms_samples": wl_g, "graph_wall_ms": stats(wl_g)}
-                try:
-                    meta["kernels_per_forward"] = count_kernels(fwd)
-                except Exception as e:
-                    R.err("B3 kernels", e)
+                if not args.no_profile:
+                    try:
+                        meta["kernels_per_forward"] = count_kernels(fwd)
+                    except Exception as e:
+                        R.err("B3 kernels", e)
                 log("B infer", key, "eager %.3f ms graph %.3f ms (event medians); wall eager %.3f graph %.3f" % (
                     meta["eager_event_ms"]["median"], meta["graph_event_ms"]["median"],
                     meta["eager_wall_ms"]["median"], meta["graph_wall_ms"]["median"]))
