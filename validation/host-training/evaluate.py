@@ -25,11 +25,15 @@ MACHINES = {"h100-sxm": "h100-box", "h200-sxm": "h200-box"}
 # sections B ran in the process that had just run section A's torch.profiler traces (every op
 # slower and uneven there, see docs/accuracy.md); "fresh": a process that ran no trace first.
 LEASES = [("h100-sxm", "h100-box", [("validation/runs/h100-sxm/results.json", "after-profiler"),
-                                    ("validation/runs/h100-sxm/results_gpt.json", "fresh")]),
+                                    ("validation/runs/h100-sxm/results_gpt.json", "fresh"),
+                                    ("validation/runs/h100-sxm/fresh/llama/results.json", "fresh"),
+                                    ("validation/runs/h100-sxm/fresh/gpt/results_gpt.json", "fresh")]),
           ("h200-sxm", "h200-box", [("validation/runs/h200-sxm/results.json", "after-profiler"),
                                     ("validation/runs/h200-sxm/results_gpt.json", "fresh"),
                                     ("validation/runs/h200-sxm/instance2/results_gpt_b4.json", "fresh"),
-                                    ("validation/runs/h200-sxm/instance2/results_llama_b4.json", "fresh")]),
+                                    ("validation/runs/h200-sxm/instance2/results_llama_b4.json", "fresh"),
+                                    ("validation/runs/h200-sxm/fresh/llama/results.json", "fresh"),
+                                    ("validation/runs/h200-sxm/fresh/gpt/results_gpt.json", "fresh")]),
           ("h200-sxm", "h200x2-box", [("validation/runs/h200x2/host/results.json", "fresh"),
                                       ("validation/runs/h200x2/host/results_gpt.json", "fresh")])]
 EXTRA_SETS = [s for s in os.environ.get("GPUCAST_HOST_SETS", "").split() if s]
