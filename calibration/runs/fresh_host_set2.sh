@@ -29,6 +29,6 @@ run() {
 }
 run python3 "$D/bench_single.py" --no-profile --sections B1 --budget 60 --out "$OUT/probe_a"
 run python3 "$D/bench_single.py" --no-profile --family gpt --sections B2,B4 --budget 200 --out "$OUT/gpt_train"
-run python3 "$D/bench_single.py" --no-profile --sections B2 --budget 60 --out "$OUT/llama_b4"
+run python3 "$D/bench_single.py" --no-profile --sections B2 --budget 150 --out "$OUT/llama_b4"
 run python3 "$D/bench_single.py" --no-profile --sections B1 --budget 60 --out "$OUT/probe_b"
 date -u >>"$LOG"

@@ -19,23 +19,38 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-# (GPU profile, host profile, folder of the measured runs). Each folder holds one machine's runs.
-MACHINES = {"h100-sxm": "h100-box", "h200-sxm": "h200-box"}
-# Result files per machine: (file, process). "after-profiler": bench_single.py's full run, whose
-# sections B ran in the process that had just run section A's torch.profiler traces (every op
-# slower and uneven there, see docs/accuracy.md); "fresh": a process that ran no trace first.
-LEASES = [("h100-sxm", "h100-box", [("validation/runs/h100-sxm/results.json", "after-profiler"),
-                                    ("validation/runs/h100-sxm/results_gpt.json", "fresh"),
-                                    ("validation/runs/h100-sxm/fresh/llama/results.json", "fresh"),
-                                    ("validation/runs/h100-sxm/fresh/gpt/results_gpt.json", "fresh")]),
-          ("h200-sxm", "h200-box", [("validation/runs/h200-sxm/results.json", "after-profiler"),
-                                    ("validation/runs/h200-sxm/results_gpt.json", "fresh"),
-                                    ("validation/runs/h200-sxm/instance2/results_gpt_b4.json", "fresh"),
-                                    ("validation/runs/h200-sxm/instance2/results_llama_b4.json", "fresh"),
-                                    ("validation/runs/h200-sxm/fresh/llama/results.json", "fresh"),
-                                    ("validation/runs/h200-sxm/fresh/gpt/results_gpt.json", "fresh")]),
-          ("h200-sxm", "h200x2-box", [("validation/runs/h200x2/host/results.json", "fresh"),
-                                      ("validation/runs/h200x2/host/results_gpt.json", "fresh")])]
+sys.path.insert(0, os.path.join(ROOT, "calibration", "host"))
+import host_profile  # noqa: E402
+
+R = "validation/runs/"
+HOSTS = "validation/host-training/hosts/"
+# One entry per lease (one machine, one call of the device tool): (GPU profile, host description,
+# the lease's clean host probe or None, result files with their process). "fresh": a process that
+# never started torch.profiler before the timed runs (bench_single.py --no-profile, fresh_host_set*.sh).
+# "after-profiler": every earlier set, whose timed runs followed a torch.profiler session in the same
+# process (section A's traces, the kernel counts of B2/B3, or the probe's profiler entry): Kineto
+# leaves CUPTI subscribed after profiling (TEARDOWN_CUPTI unset, pytorch/pytorch#144455), which
+# slows every later launch (docs/accuracy.md).
+LEASES = [
+    ("h100-sxm", "h100-box", R + "h100-sxm/fresh/probe/results.json",
+     [(R + "h100-sxm/fresh/llama/results.json", "fresh"), (R + "h100-sxm/fresh/llama2/results.json", "fresh#2"),
+      (R + "h100-sxm/fresh/gpt/results_gpt.json", "fresh")]),
+    ("h100-sxm", HOSTS + "h100-lease2.toml", R + "h100-sxm/fresh2/probe_a/results.json",
+     [(R + "h100-sxm/fresh2/gpt_train/results_gpt.json", "fresh")]),
+    ("h200-sxm", "h200-box", R + "h200-sxm/fresh/probe/results.json",
+     [(R + "h200-sxm/fresh/llama/results.json", "fresh"), (R + "h200-sxm/fresh/llama2/results.json", "fresh#2"),
+      (R + "h200-sxm/fresh/gpt/results_gpt.json", "fresh")]),
+    ("h200-sxm", HOSTS + "h200-lease2.toml", R + "h200-sxm/fresh2/probe_a/results.json",
+     [(R + "h200-sxm/fresh2/gpt_train/results_gpt.json", "fresh")]),
+    ("h100-sxm", "h100-box", None,
+     [(R + "h100-sxm/results.json", "after-profiler"), (R + "h100-sxm/results_gpt.json", "after-profiler")]),
+    ("h200-sxm", "h200-box", None,
+     [(R + "h200-sxm/results.json", "after-profiler"), (R + "h200-sxm/results_gpt.json", "after-profiler"),
+      (R + "h200-sxm/instance2/results_gpt_b4.json", "after-profiler"),
+      (R + "h200-sxm/instance2/results_llama_b4.json", "after-profiler")]),
+    ("h200-sxm", "h200x2-box", None,
+     [(R + "h200x2/host/results.json", "after-profiler"), (R + "h200x2/host/results_gpt.json", "after-profiler")]),
+]
 EXTRA_SETS = [s for s in os.environ.get("GPUCAST_HOST_SETS", "").split() if s]
 MODELS = os.path.join(ROOT, "validation", "host-training", "models")
 
@@ -95,42 +110,53 @@ def runs_of(r):
     return out
 
 
+def lease_speed(probe):
+    return host_profile.speed(host_profile.load_probe(os.path.join(ROOT, probe))) if probe else None
+
+
+def mape(errs):
+    return 100 * sum(abs(e) for e in errs) / len(errs) if errs else float("nan")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--gpucast", default=os.path.join(ROOT, "build", "cli", "gpucast"))
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--fit", action="store_true",
-                    help="print the dev-split MAPE of framework.model_factor 1.0..2.6 per machine (the tuning)")
-    ap.add_argument("--fit-range", default="1.0,3.0", help="factors tried by --fit: MIN,MAX (0.1 steps)")
-    ap.add_argument("--host", default="", help="only this host profile (e.g. h100-box)")
+                    help="print the dev-split MAPE of the framework factor (model_factor = factor x the lease's probe "
+                         "speed) over every fresh lease together: the tuning")
+    ap.add_argument("--fit-range", default="1.0,2.2", help="factors tried by --fit: MIN,MAX (0.1 steps)")
+    ap.add_argument("--host", default="", help="only leases with this host description")
     ap.add_argument("--only", default="", help="only runs whose key contains this text (e.g. gpt)")
+    ap.add_argument("--process", default="", help="only this process kind (fresh, after-profiler)")
     a = ap.parse_args()
+    leases = [(g, h, p, f) for g, h, p, f in LEASES if (not a.host or h == a.host)
+              and (not a.process or any(pr.startswith(a.process) for _, pr in f))]
     if a.fit:
         lo, hi = (float(v) for v in a.fit_range.split(","))
-        for gpu, host, files in LEASES:
-            if a.host and host != a.host:
+        # One factor for every machine, fitted on the dev runs (batch 4) of the fresh leases.
+        dev = []
+        for gpu, host, probe, files in leases:
+            if probe is None:
                 continue
-            # The factor is fitted on the dev runs of fresh processes (see LEASES).
-            dev = [r for r in runs(files) if r[4] == "dev" and r[5] == "fresh"]
-            best = None
-            for i in range(int(round((hi - lo) / 0.1)) + 1):
-                f = lo + 0.1 * i
-                errs = []
-                for kind, key, args, measured, split, process in dev:
-                    p = predict(a.gpucast, gpu, host, args, ["host.framework.model_factor=%.2f" % f])
-                    errs.append(abs(p["total_us"] / 1e3 - measured) / measured)
-                mape = sum(errs) / len(errs)
-                print("%s factor %.2f dev MAPE %.1f%%" % (host, f, 100 * mape))
-                if best is None or mape < best[1]:
-                    best = (f, mape)
-            print("%s best factor %.2f (dev MAPE %.1f%%)" % (host, best[0], 100 * best[1]))
+            sp = lease_speed(probe)
+            dev += [(gpu, host, sp, r) for r in runs(files) if r[4] == "dev" and r[5].startswith("fresh")]
+        best = None
+        for i in range(int(round((hi - lo) / 0.1)) + 1):
+            f = lo + 0.1 * i
+            errs = []
+            for gpu, host, sp, (kind, key, args, measured, split, process) in dev:
+                p = predict(a.gpucast, gpu, host, args, ["host.framework.model_factor=%.4f" % (f * sp)])
+                errs.append((p["total_us"] / 1e3 - measured) / measured)
+            print("framework factor %.2f: dev MAPE %.1f%% over %d runs" % (f, mape(errs), len(errs)))
+            if best is None or mape(errs) < best[1]:
+                best = (f, mape(errs))
+        print("best framework factor %.2f (dev MAPE %.1f%%)" % best)
         return
     rows = []
-    for gpu, host, files in LEASES:
-        if a.host and host != a.host:
-            continue
+    for gpu, host, probe, files in leases:
         for kind, key, args, measured, split, process in runs(files):
-            if a.only not in key:
+            if a.only not in key or (a.process and not process.startswith(a.process)):
                 continue
             try:
                 p = predict(a.gpucast, gpu, host, args)
@@ -138,7 +164,8 @@ def main():
                 print("skip", gpu, key, e, file=sys.stderr)
                 continue
             pred = p["total_us"] / 1e3
-            rows.append(dict(gpu=gpu, host=host, process=process, kind=kind, run=key, split=split, measured=measured, predicted=pred,
+            rows.append(dict(gpu=gpu, host=os.path.basename(host).replace(".toml", ""), process=process, kind=kind,
+                             run=key, split=split, measured=measured, predicted=pred,
                              err=(pred - measured) / measured, host_bound=p["host"]["host_bound"],
                              kernels=len(p["kernels"]), host_ms=p["host"]["host_busy_us"] / 1e3,
                              gpu_ms=p["gpu_busy_us"] / 1e3))
@@ -153,25 +180,28 @@ def main():
                 r["kernels"], "yes" if r["host_bound"] else "no", "yes" if r["evident"] else "no"))
     else:
         for r in rows:
-            print("%-9s %-10s %-14s %-12s %-28s %-4s meas %8.2f pred %8.2f err %+6.1f%% host %7.2f gpu %7.2f k %5d %s" % (
+            print("%-9s %-12s %-14s %-12s %-30s %-4s meas %8.2f pred %8.2f err %+6.1f%% host %7.2f gpu %7.2f k %5d %s" % (
                 r["gpu"], r["host"], r["process"], r["kind"], r["run"], r["split"], r["measured"], r["predicted"], 100 * r["err"],
                 r["host_ms"], r["gpu_ms"], r["kernels"], "HOST-BOUND" if r["host_bound"] else ""))
     print()
-    for gpu, host, files in LEASES:
-        for process in ("fresh", "after-profiler", ""):
+    for gpu in ("h100-sxm", "h200-sxm"):
+        for process in ("fresh", "after-profiler"):
             for kind in ("train", "infer-eager", "infer-graph"):
                 for split in ("dev", "test"):
                     for fam in ("llama", "gpt", ""):
-                        sel = [abs(r["err"]) for r in rows if r["host"] == host and r["kind"] == kind and
-                               r["split"] == split and (r["run"].startswith("gpt") == (fam == "gpt") or not fam)
-                               and (r["process"] == process or not process)]
+                        sel = [r for r in rows if r["gpu"] == gpu and r["process"].startswith(process) and r["kind"] == kind
+                               and r["split"] == split and (r["run"].startswith("gpt") == (fam == "gpt") or not fam)]
                         if sel:
-                            print("%s %s %s %s %s %s: MAPE %.1f%% over %d runs" % (
-                                gpu, host, process or "all", kind, split, fam or "both",
-                                100 * sum(sel) / len(sel), len(sel)))
+                            hb = [r["err"] for r in sel if r["evident"]]
+                            print("%s %s %s %s %s: MAPE %.1f%% over %d runs; evidently host-bound %.1f%% over %d" % (
+                                gpu, process, kind, split, fam or "both", mape([r["err"] for r in sel]), len(sel),
+                                mape(hb), len(hb)))
     ev = [r for r in rows if r["evident"]]
     print("evidently host-bound runs: %d, flagged host-bound: %d; flagged but not evident: %d" % (
         len(ev), sum(r["host_bound"] for r in ev), sum(r["host_bound"] and not r["evident"] for r in rows)))
+    for gpu, host, probe, files in leases:
+        if probe:
+            print("lease %s %s: probe speed %.3f (%s)" % (gpu, host, lease_speed(probe), probe))
 
 
 if __name__ == "__main__":
