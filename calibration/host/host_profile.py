@@ -69,7 +69,8 @@ def derive(probe):
 
 
 def load_probe(path):
-    d = json.load(open(path))
+    with open(path) as f:
+        d = json.load(f)
     return d["results"]["B1_host_probe"] if "results" in d else d
 
 
