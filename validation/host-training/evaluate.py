@@ -37,6 +37,9 @@ LEASES = [
       (R + "h100-sxm/fresh/gpt/results_gpt.json", "fresh")]),
     ("h100-sxm", HOSTS + "h100-lease2.toml", R + "h100-sxm/fresh2/probe_a/results.json",
      [(R + "h100-sxm/fresh2/gpt_train/results_gpt.json", "fresh")]),
+    ("h100-sxm", HOSTS + "h100-lease3.toml", R + "h100-sxm/fresh3/probe_a/results.json",
+     [(R + "h100-sxm/fresh3/llama_a/results.json", "fresh"), (R + "h100-sxm/fresh3/gpt_a/results_gpt.json", "fresh"),
+      (R + "h100-sxm/fresh3/llama_b/results.json", "fresh#2"), (R + "h100-sxm/fresh3/gpt_b/results_gpt.json", "fresh#2")]),
     ("h200-sxm", "h200-box", R + "h200-sxm/fresh/probe/results.json",
      [(R + "h200-sxm/fresh/llama/results.json", "fresh"), (R + "h200-sxm/fresh/llama2/results.json", "fresh#2"),
       (R + "h200-sxm/fresh/gpt/results_gpt.json", "fresh")]),
@@ -129,7 +132,12 @@ def main():
     ap.add_argument("--host", default="", help="only leases with this host description")
     ap.add_argument("--only", default="", help="only runs whose key contains this text (e.g. gpt)")
     ap.add_argument("--process", default="", help="only this process kind (fresh, after-profiler)")
+    ap.add_argument("--box-only", action="store_true",
+                    help="predict every lease with its kind's catalog box (h100-box, h200-box), not its own probe's host")
     a = ap.parse_args()
+    if a.box_only:
+        box = {"h100-sxm": "h100-box", "h200-sxm": "h200-box"}
+        LEASES[:] = [(g, box[g] if h.startswith(HOSTS) else h, p, f) for g, h, p, f in LEASES]
     leases = [(g, h, p, f) for g, h, p, f in LEASES if (not a.host or h == a.host)
               and (not a.process or any(pr.startswith(a.process) for _, pr in f))]
     if a.fit:
