@@ -5,6 +5,7 @@
 
 #include "common/errors.h"
 #include "models/attention_backward.h"
+#include "models/attention_single_block.h"
 #include "models/helper_kernels.h"
 
 namespace gpucast::models {
@@ -385,8 +386,9 @@ std::vector<PlanOption> AttentionModel::plan(const wl::Op& op, const device::Dev
   // cuDNN runs its split-KV decode kernel for a single query row only; a few rows (speculative
   // decoding, chunked prefill) take its prefill kernel, one query tile per head walking every key.
   const double decode_rows = backend == wl::AttentionBackend::cudnn ? kCudnnDecodeMaxRows : kDecodeRows - 1;
-  const bool fused_decode =
-      double(a.seq_q) <= decode_rows && !a.backward && backend != wl::AttentionBackend::efficient;
+  const bool fused_decode = double(a.seq_q) <= decode_rows && !a.backward &&
+                            backend != wl::AttentionBackend::efficient &&
+                            !flash2_single_block_forward(a, backend);
   if (fused_decode) {
     // Flash decoding needs at least one stage of a K and a V tile in shared memory; where it does
     // not fit (64 KB Turing SMs) PyTorch runs the memory-efficient kernel instead.

@@ -51,7 +51,7 @@ class StepBuilder {
     pending_.add(HC::op_dispatch, n);
     if (grad_) pending_.add(HC::grad_record, n);
   }
-  void node(double n = 1) { pending_.add(HC::autograd_node, n); }    // backward nodes that launch nothing
+  void node(double n = 1) { pending_.add(HC::autograd_node, n); }  // backward nodes that launch nothing
 
   // A forward kernel: one aten op from Python and its launch.
   void fwd(const std::string& name, Op op, bool library = false) {
@@ -202,7 +202,8 @@ class StepBuilder {
   // nn.LayerNorm: one kernel; autocast runs layer_norm in fp32 (fp32 in and out under amp).
   void layernorm(const std::string& p) {
     module();
-    fwd(p + "layer_norm", RowOp{RowOpKind::layernorm, Count(std::llround(T_)), Count(std::llround(d_)), R_}, true);
+    fwd(p + "layer_norm", RowOp{RowOpKind::layernorm, Count(std::llround(T_)), Count(std::llround(d_)), R_},
+        true);
   }
   // nn.Linear with a bias: F.linear flattens the 3-D input into one addmm inside aten (no Python
   // op; cuBLASLt, the bias in the epilogue); autocast also casts the bias.
@@ -268,7 +269,7 @@ class StepBuilder {
     node();  // reshape
     bwd(p + "attn_out_grad_contiguous", ew(n, C_, C_, 1, 0, false));
     bwd(p + "sdpa_grad", attention_op(true), true, true);
-    node(6);  // transposes and views of q, k, v
+    node(6);                                                    // transposes and views of q, k, v
     bwd(p + "split_grad_cat", ew(3 * n, C_, C_, 1, 0, false));  // SplitBackward: the three grads into one
     linear_bias_backward(p + "c_attn", d_, 3 * d_, R_);
     layernorm_backward(p + "ln_1.");
@@ -390,8 +391,10 @@ class StepBuilder {
     }
     embedding_backward("embed", V_, T_);
     // A tied embedding already got lm_head's gradient: the engine adds the two.
-    if (c_.tied_embeddings) bwd("embed_grad_tied_add", ew(V_ * d_, P_, P_, 2), false);
-    else accumulate_grad("embed", V_ * d_);
+    if (c_.tied_embeddings)
+      bwd("embed_grad_tied_add", ew(V_ * d_, P_, P_, 2), false);
+    else
+      accumulate_grad("embed", V_ * d_);
   }
 
   // ---- optimizer --------------------------------------------------------------------------------
@@ -480,6 +483,10 @@ class StepBuilder {
     a.causal = true;
     a.dtype = C_;
     a.backward = backward;
+    // PyTorch 2.11's SDPA on Hopper (bf16, is_causal) sends a one-token forward to FlashAttention-2,
+    // longer ones to cuDNN: the kernel names of every profiled forward
+    // (validation/runs/<gpu>/fresh/breakdown/breakdown.json).
+    if (!backward && o_.seq == 1) a.backend = AttentionBackend::flash2;
     return a;
   }
   void emit(const std::string& name, Op op) {
@@ -609,8 +616,7 @@ GeneratedModel generate_training_step(const TransformerConfig& c, const Generate
   const double r = bytes_per_element(b.residual_type());
   auto& mem = out.memory;
   mem.weights = params * p;
-  if (o.precision == Precision::amp)
-    mem.weights += matmul_params * e;  // autocast copies
+  if (o.precision == Precision::amp) mem.weights += matmul_params * e;  // autocast copies
   mem.gradients = train ? params * p : 0;
   const double states = o.optimizer == Optimizer::sgd ? 0 : 2;
   // foreach AdamW also holds the denominator list (one state's size) during the step.
@@ -620,9 +626,10 @@ GeneratedModel generate_training_step(const TransformerConfig& c, const Generate
   // Saved per token and layer: norm inputs and fp32 internals, the casts and projections, RoPE
   // pieces, repeated K/V, attention output, the MLP's gate, up, activation and product.
   const double per_token_layer =
-      gpt_style ? 4 * d * r + (o.precision == Precision::amp ? 2 * d * e : 0) + 3 * d * e + 2 * d * e + 2 * ffn * e
-                : 2 * d * r + 2 * 2 * d * 4 + (o.precision == Precision::amp ? 5 * d * e : 0) +
-                      (q + 2 * kv) * e * 2 + 2 * q * e + 2 * q * e + 4 * ffn * e;
+      gpt_style
+          ? 4 * d * r + (o.precision == Precision::amp ? 2 * d * e : 0) + 3 * d * e + 2 * d * e + 2 * ffn * e
+          : 2 * d * r + 2 * 2 * d * 4 + (o.precision == Precision::amp ? 5 * d * e : 0) +
+                (q + 2 * kv) * e * 2 + 2 * q * e + 2 * q * e + 4 * ffn * e;
   mem.activations = train ? per_token_layer * T * c.layers : 2 * T * std::max(2 * ffn, 3 * d) * e;
   const double loss_bytes = o.precision == Precision::amp ? 4 : e;
   mem.activations += T * double(c.vocab) * (e + 2 * loss_bytes);  // logits, fp32 copy, its gradient
