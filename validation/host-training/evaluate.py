@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
 """Host time and training steps: gpucast against measured eager PyTorch runs.
 
-Reads the result files of each measurement machine (LEASES: validation/runs/<gpu>/results.json and
-results_gpt.json, the second H200 machine's instance2/, the 2x H200 box's h200x2/host/;
-calibration/runs/bench_single.py sections B_train and B_infer), predicts each run with
-`gpucast predict` on the same GPU and the machine's host profile (hardware/catalog/hosts/<box>.toml),
-and prints per-run errors and MAPE per machine, process (fresh / after-profiler), set and family.
-Dev split: batch 4 of every training configuration (--fit tunes each box's framework.model_factor on
-its fresh-process dev runs); test split: every other run.
+Reads the result files of each lease (LEASES: one lent machine and call; calibration/runs/bench_single.py
+sections B_train and B_infer), predicts each run with `gpucast predict` on the same GPU and the lease's
+host description (its kind's catalog box, or validation/host-training/hosts/<lease>.toml with its own
+probe's speed), and prints per-run errors and MAPE per GPU, process (fresh / after-profiler), set and
+family. Dev split: batch 4 of every training configuration; --fit tunes the one framework factor
+(framework.model_factor = factor x the lease's probe speed, calibration/host/host_profile.py) on the
+fresh leases' dev runs; test split: every other run.
 
 Usage: python3 validation/host-training/evaluate.py [--gpucast build/cli/gpucast] [--markdown]
-       [--fit [--fit-range 1.0,3.0]] [--host BOX] [--only TEXT]
+       [--fit [--fit-range 1.1,1.9]] [--host HOST] [--only TEXT] [--process fresh|after-profiler]
+       [--box-only]
 """
 import argparse
 import json
