@@ -8,7 +8,10 @@ that calibration/runs/bench_multi.py's TPLayer runs, as its profiler traces show
 - prefill repeats K and V over the query heads (HF repeat_kv: expand + reshape, one copy kernel each)
   before SDPA, and cuDNN's attention output is already in (batch, seq, heads, dim) order, so the
   generator's attn_transpose copy is not run; decode folds the query heads of a KV group into the
-  query length (no repeat) and reshapes its output without a copy.
+  query length (no repeat) and reshapes its output without a copy: its SDPA call has heads = kv_heads
+  and heads / kv_heads query rows per sequence, which cuDNN runs with its prefill kernel (one query tile
+  per KV head walking the whole cache: about 57 us at 4,097 cached positions in the probe's traces,
+  where the one-row decode kernel the generator's call would get takes 5-7 us).
 
 Usage: bench_layer.py IN.toml OUT.toml {prefill|decode}
 """
@@ -61,6 +64,16 @@ def main():
                     out.append(kernel(name.rsplit(".", 1)[0] + ".repeat_kv_" + which, "elementwise",
                                       elements=b * hq * s * d, dtype="bf16", flops_per_element=0.0,
                                       contiguous=False))
+            out.append(p)
+        elif op == "attention" and mode == "decode":
+            # The benchmark's decode SDPA call: q (b, kv_heads, heads / kv_heads, d) against the cache
+            # (b, kv_heads, L, d), not causal: heads = kv_heads and the group's query heads as query
+            # rows. cuDNN runs its prefill kernel for more than one query row (models/attention_model.cpp).
+            hq, hkv = int(field(p, "heads")), int(field(p, "kv_heads"))
+            sq = int(field(p, "seq_q"))
+            p = re.sub(r'^heads = .+$', 'heads = %d' % hkv, p, flags=re.M)
+            p = re.sub(r'^seq_q = .+$', 'seq_q = %d' % (sq * hq // hkv), p, flags=re.M)
+            p = re.sub(r'^causal = .+\n', '', p, flags=re.M)
             out.append(p)
         else:
             out.append(p)

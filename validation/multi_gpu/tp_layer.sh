@@ -19,15 +19,21 @@ G=${GPUCAST:-build/cli/gpucast}
 TP=${TP:-2}
 RESULTS=${RESULTS:-validation/runs/h200x2/results_multi.json}
 PROBE=${PROBE-validation/runs/h200x2/probe/results_probe.json}
+# The third run (calibration/runs/bench_tp_skew.py, no NCCL logging, 100 free-running iterations per
+# rank): the larger of the ranks' medians. Its TP=2 prefill s2048 host stamps set the system's
+# nccl.program_host_us and nccl.rank_host_spread (validation/multi_gpu/skew_figures.py).
+SKEW=${SKEW-validation/runs/h200x2/skew/results_skew.json}
 SYSTEM_ARGS=${SYSTEM_ARGS:---system calibrated/systems/h200x2}
-# The host that issues the work: the measured H200 box (hardware/catalog/hosts/h200-box.toml); the
-# layers run eager PyTorch, and the default generic host is a faster machine than the lent VMs.
-HOST_ARGS=${HOST_ARGS:---host h200-box}
+# The host that issues the work: the measured host of the lent 2x H200 machine the layers ran on
+# (hardware/catalog/hosts/h200x2-box.toml); the layers run eager PyTorch, and the default generic host
+# is a faster machine than the lent VMs. (Until this stop the default was h200-box, the single-H200
+# VM's host.)
+HOST_ARGS=${HOST_ARGS:---host h200x2-box}
 PY=${PYTHON:-python3}
 HERE=$(cd "$(dirname "$0")" && pwd)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-printf "%-32s %9s %9s %10s %7s %10s %7s %9s\n" case measured probe generator error bench_krn error gpu_busy
+printf "%-32s %9s %9s %9s %10s %7s %10s %7s %7s %9s\n" case measured probe skew_run generator error bench_krn error err_skw gpu_busy
 for tp in 1 "$TP"; do
   for cfg in "prefill 1 2048" "prefill 1 4096" "decode 1 4096" "decode 8 4096" "decode 32 4096" "graph 1 4096"; do
     set -- $cfg
@@ -59,6 +65,16 @@ import json
 d = json.load(open('$PROBE'))['results']['layer'].get('$key')
 print(max(r['ms']['median'] for r in d['per_rank']) if d else float('nan'))")
     fi
-    "$PY" -c "print('%-32s %9.3f %9.3f %10.3f %6.1f%% %10.3f %6.1f%% %9.3f' % ('$key', $meas, $probe, $pred, ($pred/$meas-1)*100, $bench, ($bench/$meas-1)*100, $busy))"
+    skew="float('nan')"
+    if [ -n "$SKEW" ]; then
+      skew=$("$PY" -c "
+import json, statistics
+r = json.load(open('$SKEW'))['results']
+d = r['graph'].get('$key') if '$key'.endswith('cudagraph') else r['layer'].get('$key')
+if d is None: print(float('nan'))
+elif 'per_rank_ms' in d: print(max(statistics.median(x) for x in d['per_rank_ms']))
+else: print(max(statistics.median(x['free']['ms']) for x in d['per_rank']))")
+    fi
+    "$PY" -c "print('%-32s %9.3f %9.3f %9.3f %10.3f %6.1f%% %10.3f %6.1f%% %6.1f%% %9.3f' % ('$key', $meas, $probe, $skew, $pred, ($pred/$meas-1)*100, $bench, ($bench/$meas-1)*100, ($bench/$skew-1)*100, $busy))"
   done
 done
