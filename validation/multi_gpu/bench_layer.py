@@ -13,6 +13,15 @@ that calibration/runs/bench_multi.py's TPLayer runs, as its profiler traces show
   per KV head walking the whole cache: about 57 us at 4,097 cached positions in the probe's traces,
   where the one-row decode kernel the generator's call would get takes 5-7 us).
 
+- RoPE is written t * cos + cat(-t2, t1) * sin: five kernels per tensor (mul, neg, cat, mul, add),
+  where the generator emits seven;
+- every kernel carries the host work the benchmark's Python does to issue it (`host = {...}`): one aten
+  call and its launch (and a library call for GEMM and attention), plus the aten calls that launch
+  nothing before it (split, view, transpose, slice, unsqueeze, chunk, reshape, expand, alias: 29 per
+  decode layer, 66 aten calls in all, counted in the probe's profiler traces,
+  validation/runs/h200x2/probe/traces.tar.gz, TP=1 and TP=2 alike). The host model prices them as
+  framework.op_dispatch_us each.
+
 Usage: bench_layer.py IN.toml OUT.toml {prefill|decode}
 """
 import re
@@ -41,6 +50,35 @@ def hf_rmsnorm(prefix, rows, hidden):
     ]
 
 
+def with_host(part, dispatch, library):
+    """The kernel's text with the benchmark's host work: `dispatch` aten calls, one launch."""
+    host = "host = { op_dispatch = %d, launch = 1%s }" % (dispatch, ", library_call = 1" if library else "")
+    return part.rstrip("\n") + "\n" + host + "\n"
+
+
+def rope(prefix, n):
+    """t * cos + cat(-t2, t1) * sin over n elements (t a transposed view; cos and sin broadcast)."""
+    return [
+        kernel(prefix + "_mul_cos", "elementwise", elements=n, dtype="bf16", inputs=2, contiguous=False),
+        kernel(prefix + "_neg", "elementwise", elements=n // 2, dtype="bf16", contiguous=False),
+        kernel(prefix + "_cat", "elementwise", elements=n, dtype="bf16", flops_per_element=0.0, contiguous=False),
+        kernel(prefix + "_mul_sin", "elementwise", elements=n, dtype="bf16", inputs=2),
+        kernel(prefix + "_add", "elementwise", elements=n, dtype="bf16", inputs=2),
+    ]
+
+
+# Aten calls that launch nothing, issued right before the kernel named (per layer; TPLayer.forward):
+# split + 3 x (view, transpose) of q, k, v and the rope's cos/sin slicing (2 x (slice, 2 unsqueeze)) and
+# chunk before q's rope; the same 7 before k's; a slice before each cache write; before decode SDPA the
+# query reshape and the two cache slices (aliases); before o_proj the output reshape and unsqueeze
+# (prefill: transpose, reshape); chunk before silu; prefill repeat_kv: unsqueeze, expand before each copy.
+VIEWS = {"decode": {"rope_q_mul_cos": 14, "rope_k_mul_cos": 7, "kv_cache_k": 1, "kv_cache_v": 1, "attention": 3,
+                    "o_proj": 2, "silu": 1},
+         "prefill": {"rope_q_mul_cos": 14, "rope_k_mul_cos": 7, "repeat_kv_k": 2, "repeat_kv_v": 2, "o_proj": 2,
+                     "silu": 1}}
+LIBRARY_OPS = ("gemm", "attention")
+
+
 def field(part, key):
     m = re.search(r'^%s = (.+)$' % key, part, re.M)
     return None if m is None else m.group(1).strip().strip('"')
@@ -52,7 +90,11 @@ def main():
     out = [parts[0]]
     for p in parts[1:]:
         name, op = field(p, "name"), field(p, "op")
-        if op == "rmsnorm":
+        if re.search(r"\.rope_[qk]_mul1$", name):
+            out += rope(name[:-len("_mul1")], 2 * int(float(field(p, "elements"))))
+        elif re.search(r"\.rope_[qk]_", name):
+            continue
+        elif op == "rmsnorm":
             out += hf_rmsnorm(name, int(float(field(p, "rows"))), int(float(field(p, "hidden"))))
         elif name.endswith(".attn_transpose"):
             continue
@@ -77,6 +119,10 @@ def main():
             out.append(p)
         else:
             out.append(p)
+    views = VIEWS[mode]
+    for i in range(1, len(out)):
+        name, op = field(out[i], "name"), field(out[i], "op")
+        out[i] = with_host(out[i], 1 + views.get(name.split(".", 1)[-1], 0), op in LIBRARY_OPS)
     open(dst, "w").write("\n[[kernel]]\n".join(out))
 
 

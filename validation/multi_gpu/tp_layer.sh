@@ -9,6 +9,10 @@
 # machine of the same kind; its eager TP=N decodes ran with NCCL_DEBUG=INFO logging every call).
 # gpu_busy: the bench-kernel prediction's GPU busy time (what the layer costs with the host out of
 # the way), to tell the GPU model's error from the host model's.
+# Per iteration: the benchmark times each of 30 (100) back-to-back iterations of a free-running loop,
+# so a prediction is the time one more layer adds to the loop, T(two layers) - T(one layer): no cold
+# start, no GPU tail after the host's last issue, and the ranks' host drift carries on (ITERATION=cold
+# predicts one cold layer instead, as this script did before).
 #
 #   validation/multi_gpu/tp_layer.sh                 # 2x H200: TP=1 and TP=2 on the fitted 2-GPU profile
 #   TP=4 RESULTS=validation/runs/h200x4/results_multi.json PROBE= \
@@ -30,6 +34,7 @@ SYSTEM_ARGS=${SYSTEM_ARGS:---system calibrated/systems/h200x2}
 # VM's host.)
 HOST_ARGS=${HOST_ARGS:---host h200x2-box}
 PY=${PYTHON:-python3}
+ITERATION=${ITERATION:-steady}
 HERE=$(cd "$(dirname "$0")" && pwd)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -51,12 +56,29 @@ keep = [parts[0]] + [p for p in parts[1:] if re.search(r'^name = "l0\.', p, re.M
 open(sys.argv[2], 'w').write('\n[[kernel]]\n'.join(keep))
 PY
     "$PY" "$HERE/bench_layer.py" "$TMP/layer.toml" "$TMP/bench.toml" "$mode"
+    # Two iterations back to back: the kernels twice, in order.
+    for f in layer bench; do
+      "$PY" - "$TMP/$f.toml" "$TMP/${f}2.toml" <<'PY'
+import sys
+parts = open(sys.argv[1]).read().split('\n[[kernel]]\n')
+second = [p.replace('name = "l0.', 'name = "l0i2.', 1) for p in parts[1:]]
+open(sys.argv[2], 'w').write('\n[[kernel]]\n'.join(parts + second))
+PY
+    done
+    total() {  # total_us of a workload file, in ms
+      # shellcheck disable=SC2086
+      "$G" predict $SYSTEM_ARGS $HOST_ARGS --workload "$1" --format json |
+        "$PY" -c 'import json,sys; print(json.load(sys.stdin)["total_us"]/1e3)'
+    }
+    pred=$(total "$TMP/layer.toml")
+    bench=$(total "$TMP/bench.toml")
     # shellcheck disable=SC2086
-    pred=$("$G" predict $SYSTEM_ARGS $HOST_ARGS --workload "$TMP/layer.toml" --format json |
-      "$PY" -c 'import json,sys; print(json.load(sys.stdin)["total_us"]/1e3)')
-    # shellcheck disable=SC2086
-    read -r bench busy < <("$G" predict $SYSTEM_ARGS $HOST_ARGS --workload "$TMP/bench.toml" --format json |
-      "$PY" -c 'import json,sys; d = json.load(sys.stdin); print(d["total_us"]/1e3, d["gpu_busy_us"]/1e3)')
+    busy=$("$G" predict $SYSTEM_ARGS $HOST_ARGS --workload "$TMP/bench.toml" --format json |
+      "$PY" -c 'import json,sys; print(json.load(sys.stdin)["gpu_busy_us"]/1e3)')
+    if [ "$ITERATION" = steady ]; then
+      pred=$("$PY" -c "print($(total "$TMP/layer2.toml") - $pred)")
+      bench=$("$PY" -c "print($(total "$TMP/bench2.toml") - $bench)")
+    fi
     meas=$("$PY" -c "import json; print(json.load(open('$RESULTS'))['results']['tp_layer']['$key']['ms']['median'])")
     probe="float('nan')"
     if [ -n "$PROBE" ]; then
