@@ -161,7 +161,11 @@ Timeline schedule_with_host(const wl::Workload& w, const std::vector<const OpTim
   };
   // The GPU side: a collective also waits for the slowest rank's host (sim/rank_skew.h), measured from
   // where the ranks last synchronized (the resumption after the latest sync point).
+  // (Most workloads have no skewed collective: they schedule on the host's issue times, no copies.)
+  const bool skewed =
+      std::any_of(ops.begin(), ops.end(), [](const OpTiming* o) { return o->peer_host_skew > 0; });
   const auto gpu_schedule = [&] {
+    if (!skewed) return schedule(w, ops, dram, costs, &h.issue_us);
     std::vector<Microseconds> since(n, 0);
     size_t next_sync = 0;
     Microseconds resumed = 0;
