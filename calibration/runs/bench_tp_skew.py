@@ -24,28 +24,20 @@ D. `sdpa` (rank 0): F.scaled_dot_product_attention as the layer's decode calls i
 
 Usage: python3 calibration/runs/bench_tp_skew.py --out $OUT --budget 240
 """
-import argparse
 import datetime
 import os
 import sys
 import time
 
-for _k, _v in (("NCCL_NVLS_ENABLE", "0"), ("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1"), ("NVSHMEM_DISABLE_NVLS", "1")):
-    os.environ[_k] = _v
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import multi_rank  # noqa: E402,F401  (first: it turns NVLink multicast off before torch loads)
 import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
-import torch.multiprocessing as mp  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 from bench_multi import TPLayer  # noqa: E402
 from common import Results, env_info, stats  # noqa: E402
-
-
-def log(rank, t0, *a):
-    if rank == 0:
-        print("[%6.1fs]" % (time.time() - t0), *a, flush=True)
+from multi_rank import log, spawn_ranks  # noqa: E402
 
 
 class TimedTPLayer(TPLayer):
@@ -312,30 +304,5 @@ def worker(rank, world, out, budget, t0, port):
         pass
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--budget", type=float, default=240.0)
-    ap.add_argument("--world", type=int, default=0)
-    ap.add_argument("--port", type=int, default=29527)
-    args = ap.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    world = args.world or torch.cuda.device_count()
-    t0 = time.time()
-    ctx = mp.get_context("spawn")
-    procs = [ctx.Process(target=worker, args=(r, world, args.out, args.budget, t0, args.port)) for r in range(world)]
-    for p in procs:
-        p.start()
-    deadline = t0 + args.budget
-    for p in procs:
-        p.join(max(1.0, deadline - time.time()))
-    for p in procs:
-        if p.is_alive():
-            print("killing rank process pid", p.pid, "(over budget)", flush=True)
-            p.kill()
-            p.join(5)
-    print("exit codes", [p.exitcode for p in procs], "total %.1fs" % (time.time() - t0), flush=True)
-
-
 if __name__ == "__main__":
-    main()
+    spawn_ranks(worker, default_budget=240.0, default_port=29527)
