@@ -3,18 +3,15 @@
 #include <algorithm>
 #include <cmath>
 
+
 namespace gpucast::sim {
 
 std::string_view bound_name(Bound b) {
   switch (b) {
-    case Bound::compute:
-      return "compute";
-    case Bound::memory:
-      return "memory";
-    case Bound::latency:
-      return "latency";
-    default:
-      return "launch";
+    case Bound::compute: return "compute";
+    case Bound::memory: return "memory";
+    case Bound::latency: return "latency";
+    default: return "launch";
   }
 }
 
@@ -103,12 +100,9 @@ KernelTiming time_kernel_from(const models::KernelPlan& k, const device::Device&
   auto add = [&](const WaveTerms& w, double count) {
     const double longest = w.longest();
     out.exec_us += count * longest;
-    if (longest == w.compute)
-      out.compute_us += count * longest;
-    else if (longest == w.memory)
-      out.memory_us += count * longest;
-    else
-      out.latency_us += count * longest;
+    if (longest == w.compute) out.compute_us += count * longest;
+    else if (longest == w.memory) out.memory_us += count * longest;
+    else out.latency_us += count * longest;
   };
   if (k.longest_block_ratio > 1) {
     // Unequal blocks: a new block starts wherever one ends, so the average work spreads evenly

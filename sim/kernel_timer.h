@@ -17,15 +17,15 @@ enum class Bound { compute, memory, latency, launch };
 
 struct KernelTiming {
   std::string name;
-  Microseconds exec_us = 0;  // the blocks' execution, no launch overhead
-  double blocks = 0;         // thread blocks in the grid
-  double waves = 0;          // blocks / (resident blocks per SM x SMs), fractional
+  Microseconds exec_us = 0;      // the blocks' execution, no launch overhead
+  double blocks = 0;             // thread blocks in the grid
+  double waves = 0;              // blocks / (resident blocks per SM x SMs), fractional
   int blocks_per_sm = 0;
-  Microseconds compute_us = 0;  // time in waves where arithmetic was the longest term
-  Microseconds memory_us = 0;   // ... where DRAM or L2 traffic was
-  Microseconds latency_us = 0;  // ... where the dependent latency chain was
+  Microseconds compute_us = 0;   // time in waves where arithmetic was the longest term
+  Microseconds memory_us = 0;    // ... where DRAM or L2 traffic was
+  Microseconds latency_us = 0;   // ... where the dependent latency chain was
   double dram_bytes = 0;
-  double flops = 0;  // on the kernel's main pipe, as executed (padding included)
+  double flops = 0;              // on the kernel's main pipe, as executed (padding included)
   // The execution when every load finds its data in the L2 (a warm consumer, sim/warm_l2.h): reads
   // cost L2 traffic only, dependent round trips and the first load wait the L2's round trip.
   Microseconds l2_input_exec_us = 0;
