@@ -1,7 +1,9 @@
 #include "workloads/op_params.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 #include <type_traits>
 
 namespace gpucast::wl {
@@ -49,9 +51,17 @@ std::string value_text(double v) {
   return std::to_string(v);
 }
 
-void check_param_ranges(const OpDef& def, const ParamMap& p, const std::string& kernel) {
+// Where a parameter was written; a reader that kept only its line and column gets the kernel's file.
+SourceLocation param_location(const LocatedParam& p, const SourceLocation& kernel_at) {
+  SourceLocation where = p.where;
+  if (where.file.empty()) where.file = kernel_at.file;
+  return where;
+}
+
+void check_param_ranges(const OpDef& def, const ParamMap& p, const std::string& kernel,
+                        const SourceLocation& at) {
   for (const auto& param : def.params) {
-    auto it = p.find(std::string(param.name));
+    auto it = p.find(param.name);
     if (it == p.end()) continue;
     double v = 0;
     if (const auto* i = std::get_if<std::int64_t>(&it->second.value))
@@ -64,47 +74,71 @@ void check_param_ranges(const OpDef& def, const ParamMap& p, const std::string& 
                        : param.kind == ParamKind::integer ? double(kMaxDim)
                                                           : kMaxNumber;
     if (!std::isfinite(v))
-      throw InputError(it->second.where, std::string(param.name),
+      throw InputError(param_location(it->second, at), std::string(param.name),
                        "kernel '" + kernel + "': must be a finite number (found " + range_number(v) + ")");
     if (v < param.min || v > max)
-      throw InputError(it->second.where, std::string(param.name),
+      throw InputError(param_location(it->second, at), std::string(param.name),
                        "kernel '" + kernel + "': out of range: must be in " + param_range_text(param) +
                            " (found " + range_number(v) + ")");
   }
 }
 }  // namespace
 
+// ---- ParamMap ------------------------------------------------------------------------------
+
+ParamMap::iterator ParamMap::find(std::string_view name) {
+  return std::find_if(items_.begin(), items_.end(),
+                      [&](const value_type& item) { return item.first == name; });
+}
+ParamMap::const_iterator ParamMap::find(std::string_view name) const {
+  return std::find_if(items_.begin(), items_.end(),
+                      [&](const value_type& item) { return item.first == name; });
+}
+std::pair<ParamMap::iterator, bool> ParamMap::emplace(std::string_view name, LocatedParam value) {
+  if (auto it = find(name); it != end()) return {it, false};
+  items_.emplace_back(std::string(name), std::move(value));
+  return {items_.end() - 1, true};
+}
+LocatedParam& ParamMap::operator[](std::string_view name) {
+  return emplace(name, LocatedParam{}).first->second;
+}
+const LocatedParam& ParamMap::at(std::string_view name) const {
+  const auto it = find(name);
+  if (it == end()) throw std::out_of_range("no parameter '" + std::string(name) + "'");
+  return it->second;
+}
+
 // ---- ParamReader ---------------------------------------------------------------------------
 
-std::int64_t ParamReader::integer(const std::string& name, std::int64_t fallback) const {
+std::int64_t ParamReader::integer(std::string_view name, std::int64_t fallback) const {
   auto it = p_.find(name);
   return it == p_.end() ? fallback : std::get<std::int64_t>(it->second.value);
 }
-double ParamReader::number(const std::string& name, double fallback) const {
+double ParamReader::number(std::string_view name, double fallback) const {
   auto it = p_.find(name);
   if (it == p_.end()) return fallback;
   if (auto* i = std::get_if<std::int64_t>(&it->second.value)) return static_cast<double>(*i);
   return std::get<double>(it->second.value);
 }
-bool ParamReader::boolean(const std::string& name, bool fallback) const {
+bool ParamReader::boolean(std::string_view name, bool fallback) const {
   auto it = p_.find(name);
   return it == p_.end() ? fallback : std::get<bool>(it->second.value);
 }
-DataType ParamReader::dtype(const std::string& name, DataType fallback) const {
+DataType ParamReader::dtype(std::string_view name, DataType fallback) const {
   auto it = p_.find(name);
   return it == p_.end() ? fallback : *parse_dtype(std::get<std::string>(it->second.value));
 }
-std::string ParamReader::text(const std::string& name, const std::string& fallback) const {
+std::string ParamReader::text(std::string_view name, const std::string& fallback) const {
   auto it = p_.find(name);
   return it == p_.end() ? fallback : std::get<std::string>(it->second.value);
 }
-void ParamReader::positive(const std::string& name, double v) const {
+void ParamReader::positive(std::string_view name, double v) const {
   if (!(v > 0)) fail(name, "must be > 0 (found " + value_text(v) + ")");
 }
-void ParamReader::non_negative(const std::string& name, double v) const {
+void ParamReader::non_negative(std::string_view name, double v) const {
   if (!(v >= 0)) fail(name, "must be >= 0 (found " + value_text(v) + ")");
 }
-void ParamReader::elements(const std::string& name, std::initializer_list<Count> dims,
+void ParamReader::elements(std::string_view name, std::initializer_list<Count> dims,
                            const char* tensor) const {
   double product = 1;
   for (Count d : dims) product *= static_cast<double>(d);
@@ -112,9 +146,10 @@ void ParamReader::elements(const std::string& name, std::initializer_list<Count>
     fail(name, std::string("the ") + tensor + " would hold " + value_text(product) +
                    " elements, over the limit of 2^48");
 }
-void ParamReader::fail(const std::string& name, const std::string& message) const {
+void ParamReader::fail(std::string_view name, const std::string& message) const {
   auto it = p_.find(name);
-  throw InputError(it == p_.end() ? where_ : it->second.where, name, "kernel '" + kernel_ + "': " + message);
+  throw InputError(it == p_.end() ? where_ : param_location(it->second, where_), std::string(name),
+                   "kernel '" + kernel_ + "': " + message);
 }
 
 // ---- the schema, gathered from the families ------------------------------------------------
@@ -149,7 +184,7 @@ std::string param_range_text(const ParamDef& def) {
 Op build_op(std::string_view op, const ParamMap& p, const std::string& kernel, const SourceLocation& where) {
   for (const auto& [def, family] : tagged_defs()) {
     if (def.op != op) continue;
-    check_param_ranges(def, p, kernel);
+    check_param_ranges(def, p, kernel, where);
     return Families::build(family, op, ParamReader(p, kernel, where));
   }
   throw InputError(where, "op", "unknown op '" + std::string(op) + "'");

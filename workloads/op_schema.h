@@ -52,11 +52,43 @@ struct OpDef {
 };
 
 using ParamValue = std::variant<std::int64_t, double, bool, std::string>;
+// A parameter's value and where it was written. A reader may leave `where.file` empty (workload
+// files keep one file name per kernel, not one per parameter); errors then name the kernel's file.
 struct LocatedParam {
   ParamValue value;
   SourceLocation where;
 };
-using ParamMap = std::map<std::string, LocatedParam>;
+
+// One kernel's parameters, name -> value, in the order they were added. A flat list: a kernel has
+// a dozen parameters at most, and a tree node per parameter was a fifth of a workload file's load.
+class ParamMap {
+ public:
+  using value_type = std::pair<std::string, LocatedParam>;
+  using iterator = std::vector<value_type>::iterator;
+  using const_iterator = std::vector<value_type>::const_iterator;
+
+  [[nodiscard]] iterator begin() { return items_.begin(); }
+  [[nodiscard]] iterator end() { return items_.end(); }
+  [[nodiscard]] const_iterator begin() const { return items_.begin(); }
+  [[nodiscard]] const_iterator end() const { return items_.end(); }
+  [[nodiscard]] size_t size() const { return items_.size(); }
+  [[nodiscard]] bool empty() const { return items_.empty(); }
+  [[nodiscard]] iterator find(std::string_view name);
+  [[nodiscard]] const_iterator find(std::string_view name) const;
+  [[nodiscard]] size_t count(std::string_view name) const { return find(name) == end() ? 0 : 1; }
+  // Adds the parameter unless one of that name is there already (as std::map::emplace does).
+  std::pair<iterator, bool> emplace(std::string_view name, LocatedParam value);
+  // The parameter of that name, added empty if missing.
+  LocatedParam& operator[](std::string_view name);
+  // The parameter of that name; std::out_of_range if missing (as std::map::at).
+  [[nodiscard]] const LocatedParam& at(std::string_view name) const;
+  // Removes every parameter, keeping the storage for the next kernel.
+  void clear() { items_.clear(); }
+  void reserve(size_t n) { items_.reserve(n); }
+
+ private:
+  std::vector<value_type> items_;
+};
 // An op's parameters as a workload file writes them, in file order (defaults left out).
 using ParamList = std::vector<std::pair<std::string, ParamValue>>;
 
@@ -67,17 +99,17 @@ class ParamReader {
  public:
   ParamReader(const ParamMap& p, const std::string& kernel, const SourceLocation& where)
       : p_(p), kernel_(kernel), where_(where) {}
-  [[nodiscard]] std::int64_t integer(const std::string& name, std::int64_t fallback) const;
-  [[nodiscard]] double number(const std::string& name, double fallback) const;
-  [[nodiscard]] bool boolean(const std::string& name, bool fallback) const;
-  [[nodiscard]] DataType dtype(const std::string& name, DataType fallback) const;
-  [[nodiscard]] std::string text(const std::string& name, const std::string& fallback) const;
+  [[nodiscard]] std::int64_t integer(std::string_view name, std::int64_t fallback) const;
+  [[nodiscard]] double number(std::string_view name, double fallback) const;
+  [[nodiscard]] bool boolean(std::string_view name, bool fallback) const;
+  [[nodiscard]] DataType dtype(std::string_view name, DataType fallback) const;
+  [[nodiscard]] std::string text(std::string_view name, const std::string& fallback) const;
 
-  void positive(const std::string& name, double v) const;
-  void non_negative(const std::string& name, double v) const;
+  void positive(std::string_view name, double v) const;
+  void non_negative(std::string_view name, double v) const;
   // The product of a tensor's dimensions, checked against kMaxElements; `name` is the parameter blamed.
-  void elements(const std::string& name, std::initializer_list<Count> dims, const char* tensor) const;
-  [[noreturn]] void fail(const std::string& name, const std::string& message) const;
+  void elements(std::string_view name, std::initializer_list<Count> dims, const char* tensor) const;
+  [[noreturn]] void fail(std::string_view name, const std::string& message) const;
 
  private:
   const ParamMap& p_;

@@ -13,8 +13,8 @@ namespace {
 
 constexpr size_t kMaxNameBytes = 4096;
 
-const std::vector<std::string> kCommonKeys{"name",          "op",  "after", "stream", "host_delay_us",
-                                           "host_sync_at_us", "host", "sync"};
+const std::vector<std::string> kCommonKeys{
+    "name", "op", "after", "stream", "host_delay_us", "host_sync_at_us", "host", "sync"};
 
 // `host = { op_dispatch = 1, launch = 1 }`: the host work that issues the kernel, counts per host
 // category (workloads/host_work.h), priced by the host description.
@@ -29,7 +29,8 @@ HostWork read_host_work(const toml::node& node, const std::string& file) {
   for (auto&& [key, value] : *table) {
     const std::string id(key.str());
     const auto c = parse_host_category(id);
-    if (!c) throw InputError(location_of(key, file), "host." + id, "unknown host category" + did_you_mean(id, ids));
+    if (!c)
+      throw InputError(location_of(key, file), "host." + id, "unknown host category" + did_you_mean(id, ids));
     const auto v = value.value<double>();
     if (!v || !std::isfinite(*v) || *v < 0 || *v > 1e9)
       throw InputError(location_of(value, file), "host." + id, "expected a count >= 0");
@@ -44,73 +45,90 @@ std::vector<std::string> allowed_keys(const OpDef& def) {
   return keys;
 }
 
-LocatedParam convert_param(const ParamDef& def, const toml::node& node, const std::string& file) {
-  const SourceLocation where = location_of(node, file);
-  const std::string name(def.name);
+// A parameter keeps its line and column only; build_op names the kernel's file in its errors.
+SourceLocation position_of(const toml::node& node) {
+  const auto& begin = node.source().begin;
+  return SourceLocation{{}, static_cast<int>(begin.line), static_cast<int>(begin.column)};
+}
+
+ParamValue convert_param(const ParamDef& def, const toml::node& node, const std::string& file) {
+  // Built only when an error needs it: a file name per parameter cost a tenth of a load.
+  const auto where = [&] { return location_of(node, file); };
+  const std::string_view name = def.name;
   switch (def.kind) {
     case ParamKind::integer:
-      if (node.is_integer()) return {node.as_integer()->get(), where};
+      if (node.is_integer()) return {node.as_integer()->get()};
       if (node.is_floating_point()) {
         const double v = node.as_floating_point()->get();
-        if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9e18) return {static_cast<std::int64_t>(v), where};
+        if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9e18)
+          return {static_cast<std::int64_t>(v)};
       }
-      throw InputError(where, name, "expected an integer, found " + describe_type(node));
+      throw InputError(where(), std::string(name), "expected an integer, found " + describe_type(node));
     case ParamKind::number:
-      if (node.is_integer()) return {static_cast<double>(node.as_integer()->get()), where};
-      if (node.is_floating_point()) return {node.as_floating_point()->get(), where};
-      throw InputError(where, name, "expected a number, found " + describe_type(node));
+      if (node.is_integer()) return {static_cast<double>(node.as_integer()->get())};
+      if (node.is_floating_point()) return {node.as_floating_point()->get()};
+      throw InputError(where(), std::string(name), "expected a number, found " + describe_type(node));
     case ParamKind::boolean:
-      if (node.is_boolean()) return {node.as_boolean()->get(), where};
-      throw InputError(where, name, "expected true or false, found " + describe_type(node));
+      if (node.is_boolean()) return {node.as_boolean()->get()};
+      throw InputError(where(), std::string(name), "expected true or false, found " + describe_type(node));
     case ParamKind::dtype: {
-      if (!node.is_string()) throw InputError(where, name, "expected a data type string, found " + describe_type(node));
+      if (!node.is_string())
+        throw InputError(where(), std::string(name),
+                         "expected a data type string, found " + describe_type(node));
       const std::string text = node.as_string()->get();
       if (!parse_dtype(text)) {
         std::vector<std::string> choices;
-        for (auto t : {DataType::fp64, DataType::fp32, DataType::tf32, DataType::fp16, DataType::bf16, DataType::fp8,
-                       DataType::int8, DataType::fp6, DataType::fp4})
+        for (auto t : {DataType::fp64, DataType::fp32, DataType::tf32, DataType::fp16, DataType::bf16,
+                       DataType::fp8, DataType::int8, DataType::fp6, DataType::fp4})
           choices.emplace_back(to_string(t));
-        throw InputError(where, name,
-                         "unknown data type '" + text + "'" + did_you_mean(text, choices) + "; one of " + dtype_choices());
+        throw InputError(
+            where(), std::string(name),
+            "unknown data type '" + text + "'" + did_you_mean(text, choices) + "; one of " + dtype_choices());
       }
-      return {text, where};
+      return {text};
     }
     case ParamKind::text:
-      if (!node.is_string()) throw InputError(where, name, "expected a string, found " + describe_type(node));
-      return {node.as_string()->get(), where};
+      if (!node.is_string())
+        throw InputError(where(), std::string(name), "expected a string, found " + describe_type(node));
+      return {node.as_string()->get()};
     case ParamKind::choice: {
-      if (!node.is_string()) throw InputError(where, name, "expected a string, found " + describe_type(node));
-      const std::string text = node.as_string()->get();
-      std::vector<std::string> choices(def.choices.begin(), def.choices.end());
-      if (std::find(choices.begin(), choices.end(), text) == choices.end()) {
+      if (!node.is_string())
+        throw InputError(where(), std::string(name), "expected a string, found " + describe_type(node));
+      const std::string& text = node.as_string()->get();
+      if (std::find(def.choices.begin(), def.choices.end(), text) == def.choices.end()) {
+        const std::vector<std::string> choices(def.choices.begin(), def.choices.end());
         std::string list;
         for (const auto& c : choices) list += (list.empty() ? "" : ", ") + c;
-        throw InputError(where, name, "'" + text + "' is not one of " + list + did_you_mean(text, choices));
+        throw InputError(where(), std::string(name),
+                         "'" + text + "' is not one of " + list + did_you_mean(text, choices));
       }
-      return {text, where};
+      return {text};
     }
   }
-  throw InputError(where, name, "unsupported parameter kind");
+  throw InputError(where(), std::string(name), "unsupported parameter kind");
 }
 
-Kernel read_kernel(const toml::table& table, size_t index, const std::string& file) {
+// `params` is scratch storage reused from kernel to kernel (cleared here).
+Kernel read_kernel(const toml::table& table, size_t index, const std::string& file, ParamMap& params) {
   Kernel k;
   const SourceLocation kernel_at = location_of(table, file);
   k.position = {kernel_at.line, kernel_at.column};
   const toml::node* op_node = table.get("op");
   if (!op_node) throw InputError(kernel_at, "op", "kernel #" + std::to_string(index + 1) + " has no 'op'");
   if (!op_node->is_string())
-    throw InputError(location_of(*op_node, file), "op", "expected a string, found " + describe_type(*op_node));
+    throw InputError(location_of(*op_node, file), "op",
+                     "expected a string, found " + describe_type(*op_node));
   const std::string op = op_node->as_string()->get();
   const OpDef* def = find_op_def(op);
   if (!def)
     throw InputError(location_of(*op_node, file), "op",
-                     "unknown op '" + op + "'" + did_you_mean(op, op_names()) + "; ops: gemm, attention, conv2d, "
-                     "elementwise, reduce, softmax, layernorm, rmsnorm, embedding, copy, custom, all_reduce, all_gather, "
-                     "reduce_scatter, all_to_all, broadcast, send, recv, traced");
-  k.name = op + "_" + std::to_string(index);
+                     "unknown op '" + op + "'" + did_you_mean(op, op_names()) +
+                         "; ops: gemm, attention, conv2d, "
+                         "elementwise, reduce, softmax, layernorm, rmsnorm, embedding, copy, custom, "
+                         "all_reduce, all_gather, "
+                         "reduce_scatter, all_to_all, broadcast, send, recv, traced");
 
-  ParamMap params;
+  params.clear();
   for (auto&& entry : table) {
     // Named references, not a structured binding: the lambda below captures the key, which C++17
     // allows for references but not for structured bindings (clang rejects it).
@@ -121,11 +139,13 @@ Kernel read_kernel(const toml::table& table, size_t index, const std::string& fi
     // The key's position, only when an error needs it (a file path per key cost a tenth of a load).
     const auto where = [&] { return location_of(key, file); };
     if (name == "name") {
-      if (!node.is_string()) throw InputError(where(), std::string(name), "expected a string, found " + describe_type(node));
+      if (!node.is_string())
+        throw InputError(where(), std::string(name), "expected a string, found " + describe_type(node));
       k.name = node.as_string()->get();
       if (k.name.empty()) throw InputError(where(), std::string(name), "kernel name must not be empty");
       if (k.name.size() > kMaxNameBytes)
-        throw InputError(where(), std::string(name), "kernel name is longer than " + std::to_string(kMaxNameBytes) + " bytes");
+        throw InputError(where(), std::string(name),
+                         "kernel name is longer than " + std::to_string(kMaxNameBytes) + " bytes");
       continue;
     }
     if (name == "stream") {
@@ -154,7 +174,9 @@ Kernel read_kernel(const toml::table& table, size_t index, const std::string& fi
     }
     if (name == "after") {
       const auto* array = node.as_array();
-      if (!array) throw InputError(where(), std::string(name), "expected an array of kernel names, e.g. after = [\"qkv\"]");
+      if (!array)
+        throw InputError(where(), std::string(name),
+                         "expected an array of kernel names, e.g. after = [\"qkv\"]");
       for (const auto& element : *array) {
         if (!element.is_string())
           throw InputError(location_of(element, file), std::string(name), "expected kernel names (strings)");
@@ -166,14 +188,17 @@ Kernel read_kernel(const toml::table& table, size_t index, const std::string& fi
     for (const auto& p : def->params)
       if (p.name == name) param = &p;
     if (!param)
-      throw InputError(where(), std::string(name),
-                       "unknown parameter for op '" + op + "'" + did_you_mean(std::string(name), allowed_keys(*def)));
-    params.emplace(std::string(name), convert_param(*param, node, file));
+      throw InputError(
+          where(), std::string(name),
+          "unknown parameter for op '" + op + "'" + did_you_mean(std::string(name), allowed_keys(*def)));
+    params.emplace(name, LocatedParam{convert_param(*param, node, file), position_of(node)});
   }
+  if (k.name.empty()) k.name = op + "_" + std::to_string(index);  // unnamed kernels: "gemm_12"
   for (const auto& p : def->params)
-    if (p.required && !params.count(std::string(p.name)))
+    if (p.required && !params.count(p.name))
       throw InputError(kernel_at, std::string(p.name),
-                       "kernel '" + k.name + "' (op " + op + ") is missing required parameter '" + std::string(p.name) + "'");
+                       "kernel '" + k.name + "' (op " + op + ") is missing required parameter '" +
+                           std::string(p.name) + "'");
   if (k.host_sync_at_us && (!k.host_delay_us || *k.host_sync_at_us > *k.host_delay_us))
     throw InputError(kernel_at, "host_sync_at_us",
                      "kernel '" + k.name + "': host_sync_at_us needs host_delay_us and must not exceed it");
@@ -189,8 +214,9 @@ Workload read_table(const toml::table& root, const std::string& file) {
   for (auto&& [key, node] : root) {
     const std::string k(key.str());
     if (k != "workload" && k != "kernel")
-      throw InputError(location_of(key, file), k,
-                       "unknown key" + did_you_mean(k, {"workload", "kernel"}) + "; expected [workload] and [[kernel]]");
+      throw InputError(
+          location_of(key, file), k,
+          "unknown key" + did_you_mean(k, {"workload", "kernel"}) + "; expected [workload] and [[kernel]]");
   }
   if (const auto* wnode = root.get("workload")) {
     const auto* wt = wnode->as_table();
@@ -216,11 +242,13 @@ Workload read_table(const toml::table& root, const std::string& file) {
       } else if (k == "host_tail_us") {
         const auto v = node.value<double>();
         if (!v || !std::isfinite(*v) || *v < 0)
-          throw InputError(location_of(node, file), "workload.host_tail_us", "expected a number >= 0 (microseconds)");
+          throw InputError(location_of(node, file), "workload.host_tail_us",
+                           "expected a number >= 0 (microseconds)");
         host_tail_us = *v;
       } else {
         throw InputError(where, "workload." + k,
-                         "unknown key" + did_you_mean(k, {"name", "launch", "host_launch_us", "host_tail_us", "description"}));
+                         "unknown key" + did_you_mean(k, {"name", "launch", "host_launch_us", "host_tail_us",
+                                                          "description"}));
       }
     }
   }
@@ -232,9 +260,12 @@ Workload read_table(const toml::table& root, const std::string& file) {
     if (!array || (!array->empty() && !array->is_array_of_tables()))
       throw InputError(location_of(*knode, file), "kernel", "expected [[kernel]] entries");
     reserve_large(kernels, array->size());
-    for (size_t i = 0; i < array->size(); ++i) kernels.push_back(read_kernel(*array->get(i)->as_table(), i, file));
+    ParamMap scratch;
+    for (size_t i = 0; i < array->size(); ++i)
+      kernels.push_back(read_kernel(*array->get(i)->as_table(), i, file, scratch));
   }
-  if (kernels.empty()) throw InputError(SourceLocation{file}, "kernel", "the workload has no [[kernel]] entries");
+  if (kernels.empty())
+    throw InputError(SourceLocation{file}, "kernel", "the workload has no [[kernel]] entries");
   auto w = Workload::build(name, launch, std::move(kernels), host_launch_us, file);
   if (host_tail_us) return std::move(w).with_host_tail_us(*host_tail_us);
   return w;  // moved, not copied (a conditional expression here copied every kernel)
@@ -265,6 +296,10 @@ std::string toml_value(const ParamValue& v) {
 
 }  // namespace
 
+Workload read_workload_table(const toml::table& root, const std::string& origin) {
+  return read_table(root, origin);
+}
+
 Workload read_workload_text(const std::string& text, const std::string& origin) {
   return read_table(parse_toml_text(text, origin), origin);
 }
@@ -275,7 +310,8 @@ Workload read_workload_file(const std::filesystem::path& path) {
 
 std::string write_workload(const Workload& w) {
   std::ostringstream out;
-  out << "[workload]\nname = " << toml_string(w.name()) << "\nlaunch = \"" << launch_mode_name(w.launch()) << "\"\n";
+  out << "[workload]\nname = " << toml_string(w.name()) << "\nlaunch = \"" << launch_mode_name(w.launch())
+      << "\"\n";
   if (w.host_launch_us()) out << "host_launch_us = " << toml_value(ParamValue{*w.host_launch_us()}) << "\n";
   if (w.host_tail_us()) out << "host_tail_us = " << toml_value(ParamValue{*w.host_tail_us()}) << "\n";
   for (const auto& k : w.kernels()) {
