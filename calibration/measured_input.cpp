@@ -9,6 +9,7 @@
 
 #include "reports/json.h"
 #include "sim/op_predictor.h"
+#include "workloads/op_params.h"
 
 namespace gpucast::calib {
 namespace {
@@ -90,20 +91,6 @@ double positive_time(double v, const SourceLocation& where, const std::string& k
   return v;
 }
 
-// Files store numbers loosely; each parameter gets its schema's kind.
-void coerce(wl::ParamMap& params, const wl::OpDef& def) {
-  for (const auto& p : def.params) {
-    auto it = params.find(std::string(p.name));
-    if (it == params.end()) continue;
-    auto& v = it->second.value;
-    if (p.kind == wl::ParamKind::number) {
-      if (auto* i = std::get_if<std::int64_t>(&v)) v = static_cast<double>(*i);
-    } else if (p.kind == wl::ParamKind::integer) {
-      if (auto* d = std::get_if<double>(&v); d && *d == std::floor(*d)) v = static_cast<std::int64_t>(*d);
-    }
-  }
-}
-
 wl::ParamValue param_from_text(const std::string& text) {
   if (text == "true") return true;
   if (text == "false") return false;
@@ -118,7 +105,7 @@ wl::ParamValue param_from_text(const std::string& text) {
 void check_op(MeasuredKernel& k, const std::string& key) {
   const wl::OpDef* def = wl::find_op_def(k.op);
   if (!def) throw InputError(k.where, key, "unknown op '" + k.op + "'");
-  coerce(k.params, *def);
+  wl::coerce_to_schema(k.params, *def);
 }
 
 std::optional<double> time_column_scale(const std::string& column) {
@@ -453,7 +440,8 @@ ValidationReport validate_measured(const MeasuredFile& file, const std::string& 
       v.predicted_us = t.duration_us;
       v.option = t.option;
       v.bound = std::string(sim::bound_name(t.bound));
-      set_speed_of_light(v, gpu, sim::sol_pipe(op, predictor.device()), t.flops, t.dram_bytes, m.dram_bytes, t.bound);
+      set_speed_of_light(v, gpu, sim::sol_pipe(op, predictor.device()), t.flops, t.dram_bytes, m.dram_bytes,
+                         t.bound);
     } catch (const UnsupportedError& e) {
       report.skipped.push_back(m.name + ": cannot predict (" + e.what() + ")");
       continue;

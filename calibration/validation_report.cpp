@@ -18,28 +18,19 @@ wl::ParamMap params_from_json(const Json& params, const std::string& origin) {
   for (const auto& [key, value] : params.as_object()) {
     wl::LocatedParam p;
     p.where = SourceLocation{origin};
-    if (value.is_bool()) p.value = value.as_bool();
-    else if (value.is_integer()) p.value = static_cast<std::int64_t>(value.as_integer());
-    else if (value.is_number()) p.value = value.as_number();
-    else if (value.is_string()) p.value = value.as_string();
-    else throw InputError(SourceLocation{origin}, key, "unsupported parameter value");
+    if (value.is_bool())
+      p.value = value.as_bool();
+    else if (value.is_integer())
+      p.value = static_cast<std::int64_t>(value.as_integer());
+    else if (value.is_number())
+      p.value = value.as_number();
+    else if (value.is_string())
+      p.value = value.as_string();
+    else
+      throw InputError(SourceLocation{origin}, key, "unsupported parameter value");
     out[key] = p;
   }
   return out;
-}
-
-// Files store numbers loosely (an integer-valued float for `bytes`); coerce to each parameter's kind.
-void coerce(wl::ParamMap& params, const wl::OpDef& def) {
-  for (const auto& p : def.params) {
-    auto it = params.find(std::string(p.name));
-    if (it == params.end()) continue;
-    auto& v = it->second.value;
-    if (p.kind == wl::ParamKind::number) {
-      if (auto* i = std::get_if<std::int64_t>(&v)) v = static_cast<double>(*i);
-    } else if (p.kind == wl::ParamKind::integer) {
-      if (auto* d = std::get_if<double>(&v)) v = static_cast<std::int64_t>(std::llround(*d));
-    }
-  }
 }
 
 std::string kernel_names(const Json* kernels) {
@@ -58,10 +49,11 @@ std::string kernel_names(const Json* kernels) {
 }  // namespace
 
 void set_speed_of_light(ValidationCase& v, const hw::GpuSpec& gpu, const std::string& pipe, double flops,
-                        double predicted_dram_bytes, std::optional<double> measured_dram_bytes, sim::Bound bound) {
+                        double predicted_dram_bytes, std::optional<double> measured_dram_bytes,
+                        sim::Bound bound) {
   v.predicted_sol = reports::speed_of_light(gpu, pipe, flops, predicted_dram_bytes, v.predicted_us, bound);
-  v.measured_sol =
-      reports::speed_of_light(gpu, pipe, flops, measured_dram_bytes.value_or(predicted_dram_bytes), v.measured_us, bound);
+  v.measured_sol = reports::speed_of_light(
+      gpu, pipe, flops, measured_dram_bytes.value_or(predicted_dram_bytes), v.measured_us, bound);
 }
 
 void summarize_cases(ValidationReport& report) {
@@ -119,7 +111,8 @@ ValidationReport validate_offline(const std::string& path, const hw::GpuSpec& gp
     if (const Json* g = env->get("gpu"); g && g->is_string()) report.gpu_measured = g->as_string();
     std::string on;
     for (const char* key : {"torch", "cuda", "driver"})
-      if (const Json* v = env->get(key); v && v->is_string()) on += std::string(on.empty() ? "" : ", ") + key + " " + v->as_string();
+      if (const Json* v = env->get(key); v && v->is_string())
+        on += std::string(on.empty() ? "" : ", ") + key + " " + v->as_string();
     report.measured_on = on;
   }
   if (const Json* date = doc.get("date"); date && date->is_string())
@@ -134,7 +127,8 @@ ValidationReport validate_offline(const std::string& path, const hw::GpuSpec& gp
     if (!split.empty() && case_split != split) continue;
     if (!c.get("measured_us")) {
       const Json* err = c.get("error");
-      report.skipped.push_back(id + ": not measured (" + (err && err->is_string() ? err->as_string() : "no time") + ")");
+      report.skipped.push_back(id + ": not measured (" +
+                               (err && err->is_string() ? err->as_string() : "no time") + ")");
       continue;
     }
     ValidationCase v;
@@ -148,14 +142,15 @@ ValidationReport validate_offline(const std::string& path, const hw::GpuSpec& gp
       const wl::OpDef* def = wl::find_op_def(v.op);
       if (!def) throw InputError(SourceLocation{path}, "op", "unknown op '" + v.op + "'");
       auto params = params_from_json(c.at("params"), path + " case " + id);
-      coerce(params, *def);
+      wl::coerce_to_schema(params, *def);
       const wl::Op op = wl::build_op(v.op, params, id, SourceLocation{path});
       v.shape = wl::op_shape(op);
       const sim::OpTiming& t = predictor.predict(op);
       v.predicted_us = t.duration_us;
       v.option = t.option;
       v.bound = std::string(sim::bound_name(t.bound));
-      set_speed_of_light(v, gpu, sim::sol_pipe(op, predictor.device()), t.flops, t.dram_bytes, std::nullopt, t.bound);
+      set_speed_of_light(v, gpu, sim::sol_pipe(op, predictor.device()), t.flops, t.dram_bytes, std::nullopt,
+                         t.bound);
     } catch (const Error& e) {
       report.skipped.push_back(id + ": cannot predict (" + e.what() + ")");
       continue;
@@ -184,7 +179,7 @@ std::vector<std::pair<std::string, wl::Op>> validation_ops(const std::string& pa
     const wl::OpDef* def = wl::find_op_def(c.at("op").as_string());
     if (!def) continue;
     auto params = params_from_json(c.at("params"), path + " case " + id);
-    coerce(params, *def);
+    wl::coerce_to_schema(params, *def);
     ops.emplace_back(id, wl::build_op(def->op, params, id, SourceLocation{path}));
   }
   return ops;

@@ -18,9 +18,11 @@ for h in $harnesses; do
   mkdir -p "$work" "fuzz/findings/$h"
   dict=()
   [ -f "fuzz/$h.dict" ] && dict=(-dict="fuzz/$h.dict")
+  seeds=("fuzz/corpus/$h")
+  [ -d "fuzz/regressions/$h" ] && seeds+=("fuzz/regressions/$h")
   echo "== $h: ${seconds}s"
   # New inputs go to the scratch corpus; the repository's seeds and regressions are read only.
-  nice -n 19 "build-fuzz/fuzz/fuzz_$h" "$work" "fuzz/corpus/$h" "fuzz/regressions/$h" "${dict[@]}" \
+  nice -n 19 "build-fuzz/fuzz/fuzz_$h" "$work" "${seeds[@]}" "${dict[@]}" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
     -artifact_prefix="fuzz/findings/$h/" -print_final_stats=1 2>&1 |
     tee "build-fuzz/$h.log" | grep -E "^(#[0-9]+ +(INITED|DONE)|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY)" || true

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/limits.h"
 #include "common/suggest.h"
 #include "hardware/description_reader.h"
 #include "hardware/system_keys.h"
-#include "common/limits.h"
 
 namespace gpucast::hw {
 namespace fs = std::filesystem;
@@ -32,7 +32,9 @@ RawSystem read_system_file(const fs::path& path) {
   return raw;
 }
 
-double number(const FlatTable& v, const std::string& path) { return *scalar_as_number(v.at(path).value); }
+double number(const FlatTable& v, const std::string& path) {
+  return *scalar_as_number(v.at(path).value);
+}
 int integer(const FlatTable& v, const std::string& path) {
   return static_cast<int>(std::get<std::int64_t>(v.at(path).value));
 }
@@ -55,9 +57,12 @@ FabricKind parse_fabric(const FlatValue& value) {
 
 std::string_view fabric_kind_name(FabricKind kind) {
   switch (kind) {
-    case FabricKind::mesh: return "mesh";
-    case FabricKind::pcie: return "pcie";
-    default: return "nvswitch";
+    case FabricKind::mesh:
+      return "mesh";
+    case FabricKind::pcie:
+      return "pcie";
+    default:
+      return "nvswitch";
   }
 }
 
@@ -91,7 +96,8 @@ SplitOverrides split_overrides(const std::vector<std::string>& assignments) {
         value.erase(0, value.find_first_not_of(" \t"));
         value.erase(value.find_last_not_of(" \t") + 1);
         if (path == "extends")
-          throw InputError(SourceLocation{"--set " + a}, path, "cannot be overridden; write a system file instead");
+          throw InputError(SourceLocation{"--set " + a}, path,
+                           "cannot be overridden; write a system file instead");
         out.system.push_back(convert_override(*def, path, value));
         continue;
       }
@@ -176,9 +182,10 @@ SystemSpec SystemCatalog::load(const std::string& id_or_file, const SplitOverrid
   }
   for (const auto& def : system_keys())
     if (def.required && !values.count(std::string(def.path)))
-      throw InputError(SourceLocation{chain.front().file}, std::string(def.path),
-                       "missing required key" +
-                           (chain.size() > 1 ? std::string(" (not set here nor in the files it extends)") : ""));
+      throw InputError(
+          SourceLocation{chain.front().file}, std::string(def.path),
+          "missing required key" +
+              (chain.size() > 1 ? std::string(" (not set here nor in the files it extends)") : ""));
 
   const FlatValue& gpu_value = values.at("gpu");
   std::string gpu_ref = std::get<std::string>(gpu_value.value);
@@ -209,7 +216,8 @@ SystemSpec build_system(const std::string& id, const std::string& origin, const 
   s.fabric.kind = parse_fabric(values.at("fabric.kind"));
   s.fabric.generation = text(values, "fabric.generation");
   s.fabric.bandwidth_gbps = number(values, "fabric.bandwidth_gbps");
-  s.fabric.domain_gpus = values.count("fabric.domain_gpus") ? integer(values, "fabric.domain_gpus") : s.gpus_per_node;
+  s.fabric.domain_gpus =
+      values.count("fabric.domain_gpus") ? integer(values, "fabric.domain_gpus") : s.gpus_per_node;
   if (values.count("fabric.nvls")) {
     const int nvls = integer(values, "fabric.nvls");
     if (nvls > 1) throw InputError(values.at("fabric.nvls").where, "fabric.nvls", "expected 0 or 1");
@@ -222,20 +230,26 @@ SystemSpec build_system(const std::string& id, const std::string& origin, const 
                      "smaller than gpus_per_node (" + std::to_string(s.gpus_per_node) + ")");
   if (s.fabric.domain_gpus > s.total_gpus())
     throw InputError(values.count("fabric.domain_gpus") ? values.at("fabric.domain_gpus").where
-                                                         : values.at("gpus_per_node").where,
-                     "fabric.domain_gpus", "more GPUs than the system has (" + std::to_string(s.total_gpus()) + ")");
+                                                        : values.at("gpus_per_node").where,
+                     "fabric.domain_gpus",
+                     "more GPUs than the system has (" + std::to_string(s.total_gpus()) + ")");
   s.network.kind = text(values, "network.kind");
-  s.network.nics_per_node = values.count("network.nics_per_node") ? integer(values, "network.nics_per_node") : 0;
+  s.network.nics_per_node =
+      values.count("network.nics_per_node") ? integer(values, "network.nics_per_node") : 0;
   s.network.nic_gbits = values.count("network.nic_gbits") ? number(values, "network.nic_gbits") : 0;
   s.network.latency_us = values.count("network.latency_us") ? number(values, "network.latency_us") : 0;
   s.network.efficiency = values.count("network.efficiency") ? number(values, "network.efficiency") : 1;
-  if (s.nodes > 1 && s.fabric.domain_gpus < s.total_gpus() && (s.network.nics_per_node == 0 || s.network.nic_gbits <= 0))
-    throw InputError(values.count("nodes") ? values.at("nodes").where : SourceLocation{origin}, "network.nics_per_node",
-                     "the system has " + std::to_string(s.nodes) +
-                         " nodes but no network between them (set network.nics_per_node and network.nic_gbits)");
+  if (s.nodes > 1 && s.fabric.domain_gpus < s.total_gpus() &&
+      (s.network.nics_per_node == 0 || s.network.nic_gbits <= 0))
+    throw InputError(
+        values.count("nodes") ? values.at("nodes").where : SourceLocation{origin}, "network.nics_per_node",
+        "the system has " + std::to_string(s.nodes) +
+            " nodes but no network between them (set network.nics_per_node and network.nic_gbits)");
   s.host_link.kind = text(values, "host_link.kind");
-  if (values.count("host_link.bandwidth_gbps")) s.host_link.bandwidth_gbps = number(values, "host_link.bandwidth_gbps");
-  else s.host_link.bandwidth_gbps = s.gpu.pcie_gbps;
+  if (values.count("host_link.bandwidth_gbps"))
+    s.host_link.bandwidth_gbps = number(values, "host_link.bandwidth_gbps");
+  else
+    s.host_link.bandwidth_gbps = s.gpu.pcie_gbps;
 
   s.nccl.base_latency_us = number(values, "nccl.base_latency_us");
   s.nccl.step_latency_us = number(values, "nccl.step_latency_us");
@@ -245,6 +259,9 @@ SystemSpec build_system(const std::string& id, const std::string& origin, const 
   s.nccl.ramp_exponent = number(values, "nccl.ramp_exponent");
   s.nccl.channels = integer(values, "nccl.channels");
   if (values.count("nccl.gpu_latency_us")) s.nccl.gpu_latency_us = number(values, "nccl.gpu_latency_us");
+  if (values.count("nccl.program_host_us")) s.nccl.program_host_us = number(values, "nccl.program_host_us");
+  if (values.count("nccl.rank_host_spread"))
+    s.nccl.rank_host_spread = number(values, "nccl.rank_host_spread");
   if (s.nccl.channels > s.gpu.sm.count)
     throw InputError(values.at("nccl.channels").where, "nccl.channels",
                      "more channels than the GPU has SMs (" + std::to_string(s.gpu.sm.count) + ")");

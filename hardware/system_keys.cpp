@@ -41,7 +41,8 @@ const std::vector<KeyDef>& system_keys() {
         {"price_usd", K::number, "USD", kOpt, R::positive, "price of the whole system, when published"},
 
         {"fabric.kind", K::string, "", kReq, R::none,
-         "intra-node fabric: nvswitch (all-to-all at full per-GPU rate), mesh (point-to-point links) or pcie"},
+         "intra-node fabric: nvswitch (all-to-all at full per-GPU rate), mesh (point-to-point links) or "
+         "pcie"},
         {"fabric.generation", K::string, "", kOpt, R::none, "e.g. nvlink4, nvlink5, pcie4, infinity-fabric"},
         {"fabric.bandwidth_gbps", K::number, "GB/s", kReq, R::positive,
          "per GPU, per direction, all its fabric links together"},
@@ -53,16 +54,20 @@ const std::vector<KeyDef>& system_keys() {
         {"network.kind", K::string, "", kOpt, R::none, "inter-node network: infiniband-ndr, roce, none"},
         {"network.nics_per_node", K::integer, "NICs", kOpt, R::non_negative, "NICs per node for GPU traffic"},
         {"network.nic_gbits", K::number, "Gb/s", kOpt, R::non_negative, "line rate of one NIC per direction"},
-        {"network.latency_us", K::number, "us", kOpt, R::non_negative, "one inter-node hop of a collective step"},
-        {"network.efficiency", K::number, "", kOpt, R::fraction, "share of the line rate collectives sustain"},
+        {"network.latency_us", K::number, "us", kOpt, R::non_negative,
+         "one inter-node hop of a collective step"},
+        {"network.efficiency", K::number, "", kOpt, R::fraction,
+         "share of the line rate collectives sustain"},
 
         {"host_link.kind", K::string, "", kOpt, R::none, "GPU-host link, e.g. pcie5, nvlink-c2c"},
         {"host_link.bandwidth_gbps", K::number, "GB/s", kOpt, R::positive, "per GPU, per direction"},
 
         {"nccl.base_latency_us", K::number, "us", kReq, R::non_negative,
          "fixed cost of one collective: kernel launch, setup, final synchronization"},
-        {"nccl.step_latency_us", K::number, "us", kReq, R::non_negative, "per algorithm step within the fabric"},
-        {"nccl.bus_efficiency", K::number, "", kReq, R::fraction, "plateau bus bandwidth over the fabric line rate"},
+        {"nccl.step_latency_us", K::number, "us", kReq, R::non_negative,
+         "per algorithm step within the fabric"},
+        {"nccl.bus_efficiency", K::number, "", kReq, R::fraction,
+         "plateau bus bandwidth over the fabric line rate"},
         {"nccl.nvls_efficiency", K::number, "", kReq, R::fraction,
          "NVLS all-reduce: plateau algorithm bandwidth over the line rate"},
         {"nccl.ramp_bytes", K::number, "bytes", kReq, R::positive,
@@ -72,14 +77,22 @@ const std::vector<KeyDef>& system_keys() {
         {"nccl.channels", K::integer, "SMs", kReq, R::positive,
          "SMs the collective kernels occupy (one block per NCCL channel)"},
         {"nccl.gpu_latency_us", K::number, "us", kOpt, R::non_negative,
-         "GPU-side fixed cost of one call (what a call costs inside a CUDA graph at zero bytes); default: not "
+         "GPU-side fixed cost of one call (what a call costs inside a CUDA graph at zero bytes); default: "
+         "not "
          "measured (no GPU-side fixed cost, and a CUDA graph keeps the eager floor)"},
+        {"nccl.program_host_us", K::number, "us", kOpt, R::non_negative,
+         "host time of one eager collective call amid other work (the cost it leaves on the next op "
+         "included); back-to-back calls keep base_latency_us; default: base_latency_us"},
+        {"nccl.rank_host_spread", K::number, "", kOpt, R::fraction,
+         "relative spread of the ranks' host speeds (std / mean): an eager collective starts when the "
+         "slowest rank has issued it; default 0 (ranks in lockstep)"},
     };
     const auto& paths = per_collective_paths();
     for (size_t i = 0; i < paths.size(); i += 4) {
       k.push_back({paths[i], K::number, "", kOpt, R::fraction, "this collective's plateau bus efficiency"});
       k.push_back({paths[i + 1], K::number, "us", kOpt, R::non_negative, "this collective's fixed cost"});
-      k.push_back({paths[i + 2], K::number, "us", kOpt, R::non_negative, "this collective's GPU-side fixed cost"});
+      k.push_back(
+          {paths[i + 2], K::number, "us", kOpt, R::non_negative, "this collective's GPU-side fixed cost"});
       k.push_back({paths[i + 3], K::number, "bytes", kOpt, R::positive, "this collective's efficiency ramp"});
     }
     return with_ranges(k);

@@ -27,11 +27,11 @@ struct FabricSpec {
 };
 
 struct NetworkSpec {
-  std::string kind;        // "infiniband-ndr", "roce", "none"
+  std::string kind;  // "infiniband-ndr", "roce", "none"
   int nics_per_node = 0;
-  double nic_gbits = 0;    // per NIC, per direction, Gb/s as marketed (400 for NDR)
-  double latency_us = 0;   // one inter-node hop of a collective step
-  double efficiency = 1;   // share of the line rate a collective sustains
+  double nic_gbits = 0;   // per NIC, per direction, Gb/s as marketed (400 for NDR)
+  double latency_us = 0;  // one inter-node hop of a collective step
+  double efficiency = 1;  // share of the line rate a collective sustains
   // Line rate of all of a node's NICs together, GB/s per direction.
   [[nodiscard]] double node_gbps() const { return nics_per_node * nic_gbits / 8; }
 };
@@ -55,6 +55,15 @@ struct NcclSpec {
   // Negative: not measured (a system fitted on eager times alone); then the call's GPU time has no
   // fixed part and a CUDA graph keeps the eager floor, which cannot be split into host and GPU.
   double gpu_latency_us = -1;
+  // Host time of one eager collective call issued amid other work (a TP layer's all-reduce between its
+  // GEMMs), the cost it leaves on the host's next op included. Back-to-back calls run hot, at
+  // base_latency_us; a call after other work runs cold. Negative: not measured (base_latency_us).
+  // Used only where the GPU-side fixed cost is measured apart (gpu_latency_us).
+  double program_host_us = -1;
+  // Relative spread (standard deviation over mean) of the ranks' host speeds: each rank's process
+  // issues the same program at its own pace, and an eager collective starts on the GPUs only when the
+  // slowest rank has issued it. 0: ranks in lockstep.
+  double rank_host_spread = 0;
   // Per-collective overrides (all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, send_recv).
   std::map<std::string, double> bus_efficiency_for;
   std::map<std::string, double> base_latency_us_for;

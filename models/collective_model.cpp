@@ -52,6 +52,24 @@ double ramp_efficiency(double bytes, const hw::NcclSpec& nccl) {
   return ramp_efficiency(bytes, nccl.ramp_bytes, nccl.ramp_exponent);
 }
 
+double expected_max_standard_normal(int n) {
+  if (n <= 1) return 0;
+  // E[max] = integral of x n phi(x) Phi(x)^(n-1) dx, by the midpoint rule: 4,000 steps over [-10, 10]
+  // (a numerical method, not a model figure).
+  const double lo = -10, hi = 10;
+  const int steps = 4000;
+  const double h = (hi - lo) / steps;
+  const double inv_sqrt_2pi = 1 / std::sqrt(2 * std::acos(-1.0));
+  double sum = 0;
+  for (int i = 0; i < steps; ++i) {
+    const double x = lo + (i + 0.5) * h;
+    const double pdf = std::exp(-0.5 * x * x) * inv_sqrt_2pi;
+    const double cdf = 0.5 * std::erfc(-x / std::sqrt(2.0));
+    sum += x * n * pdf * std::pow(cdf, n - 1);
+  }
+  return sum * h;
+}
+
 std::string nccl_key(CollectiveKind kind) {
   if (kind == CollectiveKind::send || kind == CollectiveKind::recv) return "send_recv";
   return std::string(wl::collective_name(kind));
@@ -171,6 +189,9 @@ CollectiveEstimate estimate_collective(const wl::CollectiveOp& op, const hw::Sys
   e.gpu_us = gpu_fixed + e.latency_us + e.transfer_us;
   e.time_us = std::max(base, e.gpu_us);
   e.graph_us = gpu_split ? e.gpu_us : e.time_us;
+  e.host_split = gpu_split;
+  e.program_host_us = gpu_split && sys.nccl.program_host_us >= 0 ? sys.nccl.program_host_us : base;
+  e.peer_skew = sys.nccl.rank_host_spread * expected_max_standard_normal(n);
   e.algbw_gbps = e.time_us > 0 ? op.bytes / (e.time_us * 1e3) : 0;
   e.busbw_gbps = e.algbw_gbps * bf;
   e.dram_bytes = op.bytes + 2 * e.wire_bytes;

@@ -4,17 +4,30 @@
 
 namespace gpucast::sim {
 
-OpTiming time_collective(const wl::CollectiveOp& op, const hw::SystemSpec& system, const device::Device& gpu) {
+OpTiming time_collective(const wl::CollectiveOp& op, const hw::SystemSpec& system,
+                         const device::Device& gpu) {
   const auto e = models::estimate_collective(op, system);
   OpTiming t;
   t.option = e.algorithm;
+  // Standalone, as nccl-tests reports back-to-back calls: max(host floor, GPU time).
   t.duration_us = e.time_us;
-  // nccl-tests times back-to-back calls: a queued launch is part of the measured fixed cost.
   t.overhead_us = std::min(e.time_us, gpu.launch().queued_kernel_us);
-  t.exec_us = e.time_us - t.overhead_us;
+  // Where the system measured the GPU-side time apart from the host floor (nccl gpu latency), the
+  // floor is the host's: an eager call costs the host `fixed_us` (the host timeline charges it) and
+  // the GPU its own time; a queued launch is part of that GPU time. Otherwise the eager time stays on
+  // the GPU as measured, the floor included.
+  if (e.host_split) {
+    t.host_floor_us = e.program_host_us;
+    t.host_floor_hot_us = e.fixed_us;
+    t.peer_host_skew = e.peer_skew;
+    t.exec_us = e.gpu_us - std::min(e.gpu_us, gpu.launch().queued_kernel_us);
+  } else {
+    t.exec_us = e.time_us - t.overhead_us;
+  }
   // Inside a CUDA graph the host's issue floor is gone: the GPU time, less the graph's own gap (where
   // the system does not split the two, the eager time as before).
-  if (e.graph_us != e.time_us) t.graph_exec_us = e.graph_us - std::min(e.graph_us, gpu.launch().graph_kernel_us);
+  if (e.graph_us != e.time_us)
+    t.graph_exec_us = e.graph_us - std::min(e.graph_us, gpu.launch().graph_kernel_us);
   KernelTiming k;
   k.name = "nccl " + e.algorithm + " " + std::to_string(system.nccl.channels) + " channels";
   k.exec_us = t.exec_us;

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "common/huge_pages.h"
+#include "sim/rank_skew.h"
 
 namespace gpucast::sim {
 
@@ -128,7 +129,14 @@ Timeline schedule_with_host(const wl::Workload& w, const std::vector<const OpTim
   for (size_t i = 0; i < n; ++i) {
     const auto& k = w.kernels()[i];
     const wl::HostWork work = k.host.empty() ? wl::default_host_work(k.op) : k.host;
-    const HostSplit cost = host_cost(priced, work, ops[i]->host_us, library_kind(k.op));
+    HostSplit cost = host_cost(priced, work, ops[i]->host_us, library_kind(k.op));
+    // A call with a measured host floor (an eager collective) costs the host at least that, less
+    // right after another such call (back-to-back calls run hot); the difference is library work
+    // (ProcessGroupNCCL's per-call setup).
+    const bool hot = i > 0 && ops[i - 1]->host_floor_us > 0;
+    const double floor = hot ? ops[i]->host_floor_hot_us : ops[i]->host_floor_us;
+    if (const double floor_gap = floor - total(cost); floor_gap > 0)
+      cost[size_t(HostCategory::library_call)] += floor_gap;
     h.split_of[i] = intern(cost);
     own[i] = total(cost) + k.host_delay_us.value_or(0.0);
     h.delay_us += k.host_delay_us.value_or(0.0);
@@ -151,8 +159,28 @@ Timeline schedule_with_host(const wl::Workload& w, const std::vector<const OpTim
     }
     return clock + shift[n];
   };
+  // The GPU side: a collective also waits for the slowest rank's host (sim/rank_skew.h), measured from
+  // where the ranks last synchronized (the resumption after the latest sync point).
+  // (Most workloads have no skewed collective: they schedule on the host's issue times, no copies.)
+  const bool skewed =
+      std::any_of(ops.begin(), ops.end(), [](const OpTiming* o) { return o->peer_host_skew > 0; });
+  const auto gpu_schedule = [&] {
+    if (!skewed) return schedule(w, ops, dram, costs, &h.issue_us);
+    std::vector<Microseconds> since(n, 0);
+    size_t next_sync = 0;
+    Microseconds resumed = 0;
+    for (size_t i = 0; i < n; ++i) {
+      since[i] = resumed;
+      if (next_sync < sync_points.size() && sync_points[next_sync] == i) {
+        ++next_sync;
+        if (i + 1 < n) resumed = h.begin_us[i + 1];
+      }
+    }
+    const std::vector<Microseconds> ready = peer_ready_times(ops, h.issue_us, since);
+    return schedule(w, ops, dram, costs, &ready);
+  };
   Microseconds host_end = issue_times();
-  Timeline t = schedule(w, ops, dram, costs, &h.issue_us);
+  Timeline t = gpu_schedule();
   for (size_t s : sync_points) {
     Microseconds gpu_done = 0;
     for (size_t i = 0; i <= s; ++i) gpu_done = std::max(gpu_done, t.kernels[i].end_us);
@@ -162,7 +190,7 @@ Timeline schedule_with_host(const wl::Workload& w, const std::vector<const OpTim
     h.stall_us += wait;
     shift[s + 1] += wait;
     host_end = issue_times();
-    t = schedule(w, ops, dram, costs, &h.issue_us);
+    t = gpu_schedule();
   }
   h.busy_us = 0;
   for (size_t i = 0; i < n; ++i) h.busy_us += own[i];

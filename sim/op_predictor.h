@@ -17,7 +17,7 @@
 namespace gpucast::sim {
 
 struct OpTiming {
-  std::string option;          // the chosen way to run it (tile shape, kernel variant)
+  std::string option;            // the chosen way to run it (tile shape, kernel variant)
   Microseconds duration_us = 0;  // standalone, as do_bench reports
   Microseconds overhead_us = 0;  // launch, queued-kernel gaps, first touch, exposed host time
   Microseconds exec_us = 0;      // the kernels' execution
@@ -25,6 +25,16 @@ struct OpTiming {
   double flops = 0;       // useful FLOPs of the op (as MFU counts them)
   double dram_bytes = 0;  // DRAM traffic of the chosen option
   double host_us = 0;     // extra host-side library time per call
+  // The least host time of the whole eager call (its framework, launch and library work together):
+  // a collective's issue floor (nccl base latency: ProcessGroupNCCL's work per call, measured as the
+  // per-call time of back-to-back eager calls). 0: none.
+  double host_floor_us = 0;
+  // The same floor for a call right after another such call (back-to-back calls run hot).
+  double host_floor_hot_us = 0;
+  // A collective among ranks whose hosts run at different speeds: it starts on the GPU when the
+  // slowest rank has issued it, this much later relative to the host time since the ranks last
+  // synchronized (0: lockstep).
+  double peer_host_skew = 0;
   // Execution inside a CUDA-graph replay where that differs from exec_us (< 0: the same). A
   // collective's eager time carries the host's issue floor; inside a graph only its GPU time counts.
   Microseconds graph_exec_us = -1;

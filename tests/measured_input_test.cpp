@@ -73,6 +73,9 @@ SCENARIO("Malformed measurements name the file, the line and the column") {
   CHECK_THROWS_WITH(read_measured_text("op,measured_us\nelementwise,-3\n", "m.csv"),
                     Catch::Contains("positive"));
   CHECK_THROWS_WITH(read_measured_text("op,time\ngemm,5\n", "m.csv"), Catch::Contains("measured_us"));
+  // An integer parameter written as a fraction is an error at its cell, not rounded.
+  CHECK_THROWS_WITH(read_measured_text("name,op,m,n,k,measured_us\ng,gemm,64.5,64,64,5\n", "m.csv"),
+                    Catch::Contains("m.csv:2:3") && Catch::Contains("expected an integer"));
   CHECK_THROWS_WITH(read_measured_text("{\"kernels\": [{\"op\": \"gemm\"}]}", "m.json"),
                     Catch::Contains("m.json kernels[0]") && Catch::Contains("measured_us"));
   const std::string head = "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n";

@@ -36,7 +36,8 @@ struct SystemFixture {
 };
 
 const char* kNode =
-    "name = \"node\"\ngpu = \"g\"\ngpus_per_node = 8\n[fabric]\nkind = \"nvswitch\"\nbandwidth_gbps = 400.0\n";
+    "name = \"node\"\ngpu = \"g\"\ngpus_per_node = 8\n[fabric]\nkind = \"nvswitch\"\nbandwidth_gbps = "
+    "400.0\n";
 
 InputError load_error(const SystemFixture& f, const std::string& id, const hw::SplitOverrides& o = {}) {
   const auto gpus = f.gpus();
@@ -58,7 +59,8 @@ SCENARIO("catalog systems load with their GPU (those whose GPU the catalog has)"
     const auto raw = read(systems.locate(id));
     const auto g = raw.find("gpu = \"");
     const std::string gpu = raw.substr(g + 7, raw.find('"', g + 7) - g - 7);
-    if (!std::filesystem::exists(gpus.catalog_dir() / (gpu + ".toml"))) continue;  // b200, gb200, mi300x: other issues
+    if (!std::filesystem::exists(gpus.catalog_dir() / (gpu + ".toml")))
+      continue;  // b200, gb200, mi300x: other issues
     INFO(id);
     const auto s = systems.load(id);
     CHECK(s.total_gpus() >= 8);
@@ -70,7 +72,9 @@ SCENARIO("catalog systems load with their GPU (those whose GPU the catalog has)"
 SCENARIO("a system file extends another and --set changes system keys and GPU keys") {
   SystemFixture f;
   f.add("node", kNode);
-  f.add("bigger", "name = \"bigger\"\nextends = \"node\"\nnodes = 2\n[network]\nnics_per_node = 8\nnic_gbits = 400.0\n");
+  f.add(
+      "bigger",
+      "name = \"bigger\"\nextends = \"node\"\nnodes = 2\n[network]\nnics_per_node = 8\nnic_gbits = 400.0\n");
   const auto gpus = f.gpus();
   const hw::SystemCatalog systems(gpus);
   const auto s = systems.load("bigger", hw::split_overrides({"fabric.bandwidth_gbps=900", "sm.count=50"}));
@@ -101,7 +105,8 @@ SCENARIO("bad systems name the file, line and key") {
   CHECK(e.where().line == 7);
   CHECK(std::string(e.what()).find("did you mean") != std::string::npos);
 
-  f.add("kind", "name = \"k\"\ngpu = \"g\"\ngpus_per_node = 8\n[fabric]\nkind = \"nvlinc\"\nbandwidth_gbps = 1.0\n");
+  f.add("kind",
+        "name = \"k\"\ngpu = \"g\"\ngpus_per_node = 8\n[fabric]\nkind = \"nvlinc\"\nbandwidth_gbps = 1.0\n");
   e = load_error(f, "kind");
   CHECK(e.key() == "fabric.kind");
   CHECK(e.where().line == 5);
@@ -112,12 +117,15 @@ SCENARIO("bad systems name the file, line and key") {
   CHECK(std::string(e.what()).find("missing required key") != std::string::npos);
 
   f.add("nonet", std::string(kNode) + "\n[x]\n");
-  f.add("nonet2", "name = \"n\"\ngpu = \"g\"\ngpus_per_node = 8\nnodes = 4\n[fabric]\nkind = \"nvswitch\"\nbandwidth_gbps = 1.0\n");
+  f.add("nonet2",
+        "name = \"n\"\ngpu = \"g\"\ngpus_per_node = 8\nnodes = 4\n[fabric]\nkind = "
+        "\"nvswitch\"\nbandwidth_gbps = 1.0\n");
   e = load_error(f, "nonet2");
   CHECK(e.key() == "network.nics_per_node");
   CHECK(std::string(e.what()).find("no network between them") != std::string::npos);
 
-  f.add("badgpu", "name = \"b\"\ngpu = \"nope\"\ngpus_per_node = 8\n[fabric]\nkind = \"pcie\"\nbandwidth_gbps = 1.0\n");
+  f.add("badgpu",
+        "name = \"b\"\ngpu = \"nope\"\ngpus_per_node = 8\n[fabric]\nkind = \"pcie\"\nbandwidth_gbps = 1.0\n");
   e = load_error(f, "badgpu");
   CHECK(e.key() == "gpu");
   CHECK(e.where().line == 2);
@@ -126,6 +134,14 @@ SCENARIO("bad systems name the file, line and key") {
   e = load_error(f, "neg");
   CHECK(e.key() == "nccl.bus_efficiency");
   CHECK(e.where().line == 8);
+
+  f.add("spread", std::string(kNode) + "[nccl]\nrank_host_spread = 1.5\n");
+  e = load_error(f, "spread");
+  CHECK(e.key() == "nccl.rank_host_spread");
+  CHECK(e.where().line == 8);
+  f.add("program", std::string(kNode) + "[nccl]\nprogram_host_us = -3.0\n");
+  e = load_error(f, "program");
+  CHECK(e.key() == "nccl.program_host_us");
 
   CHECK_THROWS_WITH(hw::split_overrides({"gpus_per_node=0"}), Catch::Contains("--set gpus_per_node=0"));
 }

@@ -181,6 +181,24 @@ std::string param_range_text(const ParamDef& def) {
   return "[" + range_number(def.min) + ", " + range_number(max) + "]";
 }
 
+void coerce_to_schema(ParamMap& params, const OpDef& def) {
+  for (const auto& p : def.params) {
+    auto it = params.find(p.name);
+    if (it == params.end()) continue;
+    auto& v = it->second.value;
+    if (p.kind == ParamKind::number) {
+      if (const auto* i = std::get_if<std::int64_t>(&v)) v = static_cast<double>(*i);
+    } else if (p.kind == ParamKind::integer) {
+      if (const auto* d = std::get_if<double>(&v)) {
+        if (!(std::isfinite(*d) && *d == std::floor(*d) && std::fabs(*d) < 9e18))
+          throw InputError(it->second.where, std::string(p.name),
+                           "expected an integer, found " + range_number(*d));
+        v = static_cast<std::int64_t>(*d);
+      }
+    }
+  }
+}
+
 Op build_op(std::string_view op, const ParamMap& p, const std::string& kernel, const SourceLocation& where) {
   for (const auto& [def, family] : tagged_defs()) {
     if (def.op != op) continue;

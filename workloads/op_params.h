@@ -21,6 +21,11 @@ namespace gpucast::wl {
 [[nodiscard]] Op build_op(std::string_view op, const ParamMap& params, const std::string& kernel,
                           const SourceLocation& where);
 
+// Gives each parameter its schema's kind where a loosely typed source (CSV, JSON) stored it as the
+// other number kind: integers become numbers, integral numbers become integers. A non-integral
+// number for an integer parameter is an InputError at the parameter's location.
+void coerce_to_schema(ParamMap& params, const OpDef& def);
+
 // "[1, 2147483647]" for numeric parameters, "" otherwise (docs and messages).
 [[nodiscard]] std::string param_range_text(const ParamDef& def);
 

@@ -9,30 +9,22 @@ Usage: NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVL
        python3 calibration/runs/bench_multi.py --out $OUT --budget 330
 Writes $OUT/results_multi.json (rank 0, incrementally).
 """
-import argparse
 import datetime
 import os
 import sys
 import time
 
-for _k, _v in (("NCCL_NVLS_ENABLE", "0"), ("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1"), ("NVSHMEM_DISABLE_NVLS", "1")):
-    os.environ[_k] = _v
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import multi_rank  # noqa: E402,F401  (first: it turns NVLink multicast off before torch loads)
 import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
-import torch.multiprocessing as mp  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 from common import Results, env_info, rope_cache, sh, stats  # noqa: E402
+from multi_rank import log, spawn_ranks, time_events  # noqa: E402
 
 KiB = 1024
 SIZES = [KiB * 4 ** i for i in range(11)]  # 1K .. 1G
-
-
-def log(rank, t0, *a):
-    if rank == 0:
-        print("[%6.1fs]" % (time.time() - t0), *a, flush=True)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -212,22 +204,6 @@ class TPLayer:
         return x + m
 
 
-def time_events(fn, warmup=10, iters=30):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    evs = []
-    for _ in range(iters):
-        a = torch.cuda.Event(enable_timing=True)
-        b = torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        evs.append((a, b))
-    torch.cuda.synchronize()
-    return [a.elapsed_time(b) for a, b in evs]
-
-
 def tp_cases(layer, rank, dev, R, t0, budget, tag, collective_ok):
     """Run all cases; every rank in the group must call this identically (when tp>1)."""
     cases = [("prefill", 1, 2048), ("prefill", 1, 4096), ("decode", 1, 4096), ("decode", 8, 4096), ("decode", 32, 4096)]
@@ -365,30 +341,5 @@ def worker(rank, world, out, budget, t0, port):
         pass
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--budget", type=float, default=330.0)
-    ap.add_argument("--world", type=int, default=0)
-    ap.add_argument("--port", type=int, default=29517)
-    args = ap.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    world = args.world or torch.cuda.device_count()
-    t0 = time.time()
-    ctx = mp.get_context("spawn")
-    procs = [ctx.Process(target=worker, args=(r, world, args.out, args.budget, t0, args.port)) for r in range(world)]
-    for p in procs:
-        p.start()
-    deadline = t0 + args.budget
-    for p in procs:
-        p.join(max(1.0, deadline - time.time()))
-    for p in procs:
-        if p.is_alive():
-            print("killing rank process pid", p.pid, "(over budget)", flush=True)
-            p.kill()
-            p.join(5)
-    print("exit codes", [p.exitcode for p in procs], "total %.1fs" % (time.time() - t0), flush=True)
-
-
 if __name__ == "__main__":
-    main()
+    spawn_ranks(worker, default_budget=330.0, default_port=29517)

@@ -18,7 +18,6 @@ below are forced into every rank's environment, as in bench_multi.py). Sections:
 Usage (device): NCCL_NVLS_ENABLE=0 ... python3 bench_multi_probe.py --out $OUT --budget 300
 Writes $OUT/results_probe.json (rank 0, incrementally) and $OUT/traces/*.json.gz.
 """
-import argparse
 import datetime
 import gzip
 import json
@@ -26,26 +25,19 @@ import os
 import sys
 import time
 
-for _k, _v in (("NCCL_NVLS_ENABLE", "0"), ("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1"), ("NVSHMEM_DISABLE_NVLS", "1")):
-    os.environ[_k] = _v
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import multi_rank  # noqa: E402,F401  (first: it turns NVLink multicast off before torch loads)
 import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
-import torch.multiprocessing as mp  # noqa: E402
 
 from common import Results, env_info, sh, stats  # noqa: E402
+from multi_rank import log, spawn_ranks, time_events  # noqa: E402
 from bench_multi import TPLayer  # noqa: E402
 
 KiB = 1024
 MiB = 1024 * KiB
 # 8 KiB, 64 KiB, then 256 KiB .. 256 MiB by sqrt(2) (rounded to 1 KiB), then 1 GiB
 SIZES = sorted({int(round(256 * KiB * 2 ** (i / 2) / KiB)) * KiB for i in range(21)} | {1024 * MiB, 8 * KiB, 64 * KiB})
-
-
-def log(rank, t0, *a):
-    if rank == 0:
-        print("[%6.1fs]" % (time.time() - t0), *a, flush=True)
 
 
 def make_fn(op, S, rank, n, dev):
@@ -184,21 +176,6 @@ def collectives(rank, n, dev, R, t0, budget):
                     log(rank, t0, "coll", op, S, "incomplete", repr(e)[:200], allrows[0].get("error", ""))
             fn = None  # noqa: F841
             torch.cuda.empty_cache()
-
-
-def time_events(fn, warmup=10, iters=30):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    evs = []
-    for _ in range(iters):
-        a, b = ev_pair()
-        a.record()
-        fn()
-        b.record()
-        evs.append((a, b))
-    torch.cuda.synchronize()
-    return [a.elapsed_time(b) for a, b in evs]
 
 
 def profile_to(fn, path, iters=3):
@@ -395,30 +372,5 @@ def worker(rank, world, out, budget, t0, port):
         pass
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--budget", type=float, default=300.0)
-    ap.add_argument("--world", type=int, default=0)
-    ap.add_argument("--port", type=int, default=29519)
-    args = ap.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    world = args.world or torch.cuda.device_count()
-    t0 = time.time()
-    ctx = mp.get_context("spawn")
-    procs = [ctx.Process(target=worker, args=(r, world, args.out, args.budget, t0, args.port)) for r in range(world)]
-    for p in procs:
-        p.start()
-    deadline = t0 + args.budget
-    for p in procs:
-        p.join(max(1.0, deadline - time.time()))
-    for p in procs:
-        if p.is_alive():
-            print("killing rank process pid", p.pid, "(over budget)", flush=True)
-            p.kill()
-            p.join(5)
-    print("exit codes", [p.exitcode for p in procs], "total %.1fs" % (time.time() - t0), flush=True)
-
-
 if __name__ == "__main__":
-    main()
+    spawn_ranks(worker, default_budget=300.0, default_port=29519)

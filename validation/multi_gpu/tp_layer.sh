@@ -9,6 +9,10 @@
 # machine of the same kind; its eager TP=N decodes ran with NCCL_DEBUG=INFO logging every call).
 # gpu_busy: the bench-kernel prediction's GPU busy time (what the layer costs with the host out of
 # the way), to tell the GPU model's error from the host model's.
+# Per iteration: the benchmark times each of 30 (100) back-to-back iterations of a free-running loop,
+# so a prediction is the time one more layer adds to the loop, T(two layers) - T(one layer): no cold
+# start, no GPU tail after the host's last issue, and the ranks' host drift carries on (ITERATION=cold
+# predicts one cold layer instead, as this script did before).
 #
 #   validation/multi_gpu/tp_layer.sh                 # 2x H200: TP=1 and TP=2 on the fitted 2-GPU profile
 #   TP=4 RESULTS=validation/runs/h200x4/results_multi.json PROBE= \
@@ -19,15 +23,22 @@ G=${GPUCAST:-build/cli/gpucast}
 TP=${TP:-2}
 RESULTS=${RESULTS:-validation/runs/h200x2/results_multi.json}
 PROBE=${PROBE-validation/runs/h200x2/probe/results_probe.json}
+# The third run (calibration/runs/bench_tp_skew.py, no NCCL logging, 100 free-running iterations per
+# rank): the larger of the ranks' medians. Its TP=2 prefill s2048 host stamps set the system's
+# nccl.program_host_us and nccl.rank_host_spread (validation/multi_gpu/skew_figures.py).
+SKEW=${SKEW-validation/runs/h200x2/skew/results_skew.json}
 SYSTEM_ARGS=${SYSTEM_ARGS:---system calibrated/systems/h200x2}
-# The host that issues the work: the measured H200 box (hardware/catalog/hosts/h200-box.toml); the
-# layers run eager PyTorch, and the default generic host is a faster machine than the lent VMs.
-HOST_ARGS=${HOST_ARGS:---host h200-box}
+# The host that issues the work: the measured host of the lent 2x H200 machine the layers ran on
+# (hardware/catalog/hosts/h200x2-box.toml); the layers run eager PyTorch, and the default generic host
+# is a faster machine than the lent VMs. (Until this stop the default was h200-box, the single-H200
+# VM's host.)
+HOST_ARGS=${HOST_ARGS:---host h200x2-box}
 PY=${PYTHON:-python3}
+ITERATION=${ITERATION:-steady}
 HERE=$(cd "$(dirname "$0")" && pwd)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-printf "%-32s %9s %9s %10s %7s %10s %7s %9s\n" case measured probe generator error bench_krn error gpu_busy
+printf "%-32s %9s %9s %9s %10s %7s %10s %7s %7s %9s\n" case measured probe skew_run generator error bench_krn error err_skw gpu_busy
 for tp in 1 "$TP"; do
   for cfg in "prefill 1 2048" "prefill 1 4096" "decode 1 4096" "decode 8 4096" "decode 32 4096" "graph 1 4096"; do
     set -- $cfg
@@ -45,12 +56,29 @@ keep = [parts[0]] + [p for p in parts[1:] if re.search(r'^name = "l0\.', p, re.M
 open(sys.argv[2], 'w').write('\n[[kernel]]\n'.join(keep))
 PY
     "$PY" "$HERE/bench_layer.py" "$TMP/layer.toml" "$TMP/bench.toml" "$mode"
+    # Two iterations back to back: the kernels twice, in order.
+    for f in layer bench; do
+      "$PY" - "$TMP/$f.toml" "$TMP/${f}2.toml" <<'PY'
+import sys
+parts = open(sys.argv[1]).read().split('\n[[kernel]]\n')
+second = [p.replace('name = "l0.', 'name = "l0i2.', 1) for p in parts[1:]]
+open(sys.argv[2], 'w').write('\n[[kernel]]\n'.join(parts + second))
+PY
+    done
+    total() {  # total_us of a workload file, in ms
+      # shellcheck disable=SC2086
+      "$G" predict $SYSTEM_ARGS $HOST_ARGS --workload "$1" --format json |
+        "$PY" -c 'import json,sys; print(json.load(sys.stdin)["total_us"]/1e3)'
+    }
+    pred=$(total "$TMP/layer.toml")
+    bench=$(total "$TMP/bench.toml")
     # shellcheck disable=SC2086
-    pred=$("$G" predict $SYSTEM_ARGS $HOST_ARGS --workload "$TMP/layer.toml" --format json |
-      "$PY" -c 'import json,sys; print(json.load(sys.stdin)["total_us"]/1e3)')
-    # shellcheck disable=SC2086
-    read -r bench busy < <("$G" predict $SYSTEM_ARGS $HOST_ARGS --workload "$TMP/bench.toml" --format json |
-      "$PY" -c 'import json,sys; d = json.load(sys.stdin); print(d["total_us"]/1e3, d["gpu_busy_us"]/1e3)')
+    busy=$("$G" predict $SYSTEM_ARGS $HOST_ARGS --workload "$TMP/bench.toml" --format json |
+      "$PY" -c 'import json,sys; print(json.load(sys.stdin)["gpu_busy_us"]/1e3)')
+    if [ "$ITERATION" = steady ]; then
+      pred=$("$PY" -c "print($(total "$TMP/layer2.toml") - $pred)")
+      bench=$("$PY" -c "print($(total "$TMP/bench2.toml") - $bench)")
+    fi
     meas=$("$PY" -c "import json; print(json.load(open('$RESULTS'))['results']['tp_layer']['$key']['ms']['median'])")
     probe="float('nan')"
     if [ -n "$PROBE" ]; then
@@ -59,6 +87,16 @@ import json
 d = json.load(open('$PROBE'))['results']['layer'].get('$key')
 print(max(r['ms']['median'] for r in d['per_rank']) if d else float('nan'))")
     fi
-    "$PY" -c "print('%-32s %9.3f %9.3f %10.3f %6.1f%% %10.3f %6.1f%% %9.3f' % ('$key', $meas, $probe, $pred, ($pred/$meas-1)*100, $bench, ($bench/$meas-1)*100, $busy))"
+    skew="float('nan')"
+    if [ -n "$SKEW" ]; then
+      skew=$("$PY" -c "
+import json, statistics
+r = json.load(open('$SKEW'))['results']
+d = r['graph'].get('$key') if '$key'.endswith('cudagraph') else r['layer'].get('$key')
+if d is None: print(float('nan'))
+elif 'per_rank_ms' in d: print(max(statistics.median(x) for x in d['per_rank_ms']))
+else: print(max(statistics.median(x['free']['ms']) for x in d['per_rank']))")
+    fi
+    "$PY" -c "print('%-32s %9.3f %9.3f %9.3f %10.3f %6.1f%% %10.3f %6.1f%% %6.1f%% %9.3f' % ('$key', $meas, $probe, $skew, $pred, ($pred/$meas-1)*100, $bench, ($bench/$meas-1)*100, ($bench/$skew-1)*100, $busy))"
   done
 done
