@@ -41,9 +41,11 @@ double achieved_dram(double in_flight, const device::Device& gpu) {
   return dram * (1 - std::exp(-in_flight / (dram * gpu.latency().dram)));
 }
 
-// Time for `b` blocks running at once, spread evenly over the SMs.
-WaveTerms wave(double b, const models::KernelPlan& k, const device::Device& gpu, double pipe_us, double sfu_us,
-               double fixed_us) {
+// Time for `b` blocks running at once, spread evenly over the SMs. With `loads_from_l2` every load
+// finds its data in the L2 (a warm consumer, sim/warm_l2.h): the reads cost L2 traffic only and a
+// dependent round trip waits the L2's latency (loaded by what is in flight over the L2's rate).
+WaveTerms wave(double b, const models::KernelPlan& k, const device::Device& gpu, double pipe_us,
+               double sfu_us, double fixed_us, bool loads_from_l2) {
   const auto& r = gpu.rates();
   const double per_sm = std::ceil(b / gpu.sms());
   const double warp = gpu.warp_size();
@@ -58,13 +60,16 @@ WaveTerms wave(double b, const models::KernelPlan& k, const device::Device& gpu,
   const double bandwidth = achieved_dram(in_flight, gpu);
   // Loads are limited by what is in flight; stores stream at the sustained rate.
   const double reads = k.dram_bytes - k.dram_write_bytes;
-  const double dram = std::max(b * (reads / (bandwidth * k.dram_read_efficiency) + k.dram_write_bytes / r.dram),
-                               per_sm * k.dram_bytes / r.sm_dram);
+  const double dram_reads = loads_from_l2 ? 0.0 : reads;
+  const double dram =
+      std::max(b * (dram_reads / (bandwidth * k.dram_read_efficiency) + k.dram_write_bytes / r.dram),
+               per_sm * (dram_reads + k.dram_write_bytes) / r.sm_dram);
   const double l2 = std::max(b * k.l2_bytes / r.l2, per_sm * k.l2_bytes / r.sm_l2);
   t.memory = std::max(dram, l2);
   // Dependent round trips wait the loaded latency: what is in flight over what drains per us.
-  const double dram_latency = gpu.latency().dram;
-  const double loaded_latency = in_flight > 0 ? std::max(dram_latency, in_flight / bandwidth) : dram_latency;
+  const double dram_latency = loads_from_l2 ? gpu.latency().l2_round : gpu.latency().dram;
+  const double drain = loads_from_l2 ? r.l2 : bandwidth;
+  const double loaded_latency = in_flight > 0 ? std::max(dram_latency, in_flight / drain) : dram_latency;
   // Dependent round trips after the first (the kernel's fill pays that one), and the work
   // distributor's rate: a wave cannot end before its last block has started.
   t.latency = std::max(b / r.blocks_per_us, std::max(0.0, k.dram_rounds - 1) * loaded_latency +
@@ -72,9 +77,7 @@ WaveTerms wave(double b, const models::KernelPlan& k, const device::Device& gpu,
   return t;
 }
 
-}  // namespace
-
-KernelTiming time_kernel(const models::KernelPlan& k, const device::Device& gpu) {
+KernelTiming time_kernel_from(const models::KernelPlan& k, const device::Device& gpu, bool loads_from_l2) {
   const auto& r = gpu.rates();
   KernelTiming out;
   out.name = k.name;
@@ -108,21 +111,31 @@ KernelTiming time_kernel(const models::KernelPlan& k, const device::Device& gpu)
     // none as waves add up, and the longest block follows the average work.
     const double frac = blocks / slots;
     if (frac <= 1) {
-      add(wave(blocks, k, gpu, pipe_us, sfu_us, fixed_us), k.longest_block_ratio);
+      add(wave(blocks, k, gpu, pipe_us, sfu_us, fixed_us, loads_from_l2), k.longest_block_ratio);
     } else {
-      add(wave(slots, k, gpu, pipe_us, sfu_us, fixed_us), frac + k.longest_block_ratio * std::min(1.0, frac - 1));
+      add(wave(slots, k, gpu, pipe_us, sfu_us, fixed_us, loads_from_l2),
+          frac + k.longest_block_ratio * std::min(1.0, frac - 1));
     }
   } else {
-    if (full_waves > 0) add(wave(slots, k, gpu, pipe_us, sfu_us, fixed_us), full_waves);
-    if (tail > 0) add(wave(tail, k, gpu, pipe_us, sfu_us, fixed_us), 1);
+    if (full_waves > 0) add(wave(slots, k, gpu, pipe_us, sfu_us, fixed_us, loads_from_l2), full_waves);
+    if (tail > 0) add(wave(tail, k, gpu, pipe_us, sfu_us, fixed_us, loads_from_l2), 1);
   }
   // Filling the pipeline once per kernel: the first wave's blocks start one after another, and the
   // first loads wait a DRAM round trip before anything streams.
-  const double fill = std::min(blocks, slots) / r.blocks_per_us + (k.dram_rounds > 0 ? gpu.latency().dram : 0);
+  const double first_load = loads_from_l2 ? gpu.latency().l2_round : gpu.latency().dram;
+  const double fill = std::min(blocks, slots) / r.blocks_per_us + (k.dram_rounds > 0 ? first_load : 0);
   const double startup_us = gpu.cycles_to_us(k.startup_cycles);
   out.exec_us += fill + k.extra_us + startup_us;
   out.memory_us += k.extra_us;
   out.latency_us += fill + startup_us;
+  return out;
+}
+
+}  // namespace
+
+KernelTiming time_kernel(const models::KernelPlan& k, const device::Device& gpu) {
+  KernelTiming out = time_kernel_from(k, gpu, false);
+  out.l2_input_exec_us = time_kernel_from(k, gpu, true).exec_us;
   return out;
 }
 

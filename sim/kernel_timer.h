@@ -26,6 +26,9 @@ struct KernelTiming {
   Microseconds latency_us = 0;   // ... where the dependent latency chain was
   double dram_bytes = 0;
   double flops = 0;              // on the kernel's main pipe, as executed (padding included)
+  // The execution when every load finds its data in the L2 (a warm consumer, sim/warm_l2.h): reads
+  // cost L2 traffic only, dependent round trips and the first load wait the L2's round trip.
+  Microseconds l2_input_exec_us = 0;
   [[nodiscard]] Bound bound() const;
 };
 

@@ -75,11 +75,20 @@ std::optional<OpTiming> warm_l2_timing(const wl::Op& consumer, const OpTiming& c
   const auto it = std::max_element(
       cold.kernels.begin(), cold.kernels.end(),
       [](const KernelTiming& a, const KernelTiming& b) { return a.memory_us < b.memory_us; });
-  const double saved = std::min(it->memory_us, hit * (1.0 / rates.dram - 1.0 / rates.l2));
+  double saved = std::min(it->memory_us, hit * (1.0 / rates.dram - 1.0 / rates.l2));
+  // When the producer's output is all the consumer reads and it fits one partition's reuse share
+  // (so none of it was evicted before the consumer reads it: the lines written first, which an
+  // in-order consumer reads first, are the first a larger output evicts), every load hits: a kernel
+  // bound by its dependent loads (a reduction's few vector loads per thread in one wave) waits the
+  // L2's round trip instead of DRAM's on each of them.
+  if (read_hit >= reads && written <= gpu.l2_reuse_bytes() / kL2Partitions)
+    saved = std::max(saved, it->exec_us - it->l2_input_exec_us);
   if (saved <= 0) return std::nullopt;
   OpTiming warm = cold;
   auto& k = warm.kernels[size_t(it - cold.kernels.begin())];
-  k.memory_us -= saved;
+  const double from_memory = std::min(k.memory_us, saved);
+  k.memory_us -= from_memory;
+  k.latency_us = std::max(0.0, k.latency_us - (saved - from_memory));
   k.exec_us -= saved;
   k.dram_bytes = std::max(0.0, k.dram_bytes - hit);
   warm.exec_us -= saved;

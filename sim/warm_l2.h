@@ -38,8 +38,9 @@ inline constexpr double kL2Partitions = 2;
 // a matmul, or a broadcast statistic, reads another tensor): the bytes it reads of that output (at
 // most its own input bytes) come at the L2's rate instead of DRAM's, and so do its stores when its
 // output fits in one L2 partition's share of the reuse set (kL2Partitions), taken off its
-// memory-bound time. nullopt when the rule does not apply (not a pointwise or row consumer, sizes
-// differ, no memory-bound time, or the producer's output does not fit).
+// memory-bound time; when that output is all it reads, its dependent loads wait the L2's round trip
+// (KernelTiming::l2_input_exec_us) if that saves more. nullopt when the rule does not apply (not a pointwise
+// or row consumer, sizes differ, no memory-bound time, or the producer's output does not fit).
 [[nodiscard]] std::optional<OpTiming> warm_l2_timing(const wl::Op& consumer, const OpTiming& cold,
                                                      const wl::Op& producer, const device::Device& gpu);
 

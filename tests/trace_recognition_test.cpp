@@ -117,3 +117,25 @@ SCENARIO("optimizer foreach and fused updates go by tensor count and sizes") {
   CHECK((adamw.elements == 1024 * 1024 + 4096 && adamw.inputs == 4 && adamw.outputs == 3));
   CHECK(f.imp.recognized_gpu_us == Approx(f.imp.traced_gpu_us));
 }
+
+SCENARIO("cat pays a 32-bit division per dimension of its tensors in its index math") {
+  // torch.cat of two tensors: CatArrayBatchedCopy, a strided copy of every element, and three
+  // FLOP-equivalents of index division per dimension (4-D: 12, 2-D: 6).
+  auto cat_of = [](std::vector<std::int64_t> shape) {
+    trace::CpuOp op;
+    op.name = "aten::cat";
+    op.has_shapes = true;
+    trace::OpInput list;
+    list.is_list = true;
+    list.type = "TensorList";
+    list.shapes = {shape, shape};
+    op.inputs = {list, trace::OpInput{}};
+    const auto rec = trace::recognize_op(op, "CatArrayBatchedCopy");
+    REQUIRE(rec);
+    return std::get<wl::ElementwiseOp>(*rec);
+  };
+  const auto four = cat_of({8, 12, 1024, 32});
+  CHECK((four.elements == 2 * 8 * 12 * 1024 * 32 && !four.contiguous && four.inputs == 1));
+  CHECK(four.flops_per_element == Approx(12));
+  CHECK(cat_of({4096, 32}).flops_per_element == Approx(6));
+}

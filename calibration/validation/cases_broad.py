@@ -199,7 +199,7 @@ def elementwise_broad(c, rng):
         ("silu", {"flops_per_element": 5}, "F.silu(a)"),
         ("cast_f32", {"out_dtype": "fp32"}, "a.to(torch.float32)"),
         ("addcmul", {"inputs": 3, "flops_per_element": 2}, "torch.addcmul(a, b, c)"),
-        ("transpose", {"flops_per_element": 0, "contiguous": False}, "a2d.t().contiguous()"),
+        ("transpose", {"flops_per_element": 0, "contiguous": False, "transposed_inputs": 1}, "a2d.t().contiguous()"),
     ]
     sizes = [1, 3, 1000, 4099, 65537, 999983, 3 * 10 ** 6 + 1, 2 ** 24 + 3, 123456789]
     sizes += [log_uniform(rng, 10, 1e9) for _ in range(14)]

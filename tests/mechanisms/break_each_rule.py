@@ -76,6 +76,22 @@ RULES = [
      "const bool pointwise = op.r == 1 && op.s == 1 && op.stride == 1 && op.pad == 0;",
      "const bool pointwise = false;",
      ["Scenario: a 1x1 stride-1 convolution is a GEMM; at stride 2 it is an implicit GEMM"]),
+    ("warm dependent loads: one partition's share", "sim/warm_l2.cpp",
+     "if (read_hit >= reads && written <= gpu.l2_reuse_bytes() / kL2Partitions)",
+     "if (read_hit >= reads && written <= gpu.l2_reuse_bytes())",
+     ["Scenario: a latency-bound reduction is warm up to one L2 partition's share of the reuse set, not one byte over"]),
+    ("warm dependent loads: only what the producer wrote", "sim/warm_l2.cpp",
+     "if (read_hit >= reads && written <= gpu.l2_reuse_bytes() / kL2Partitions)",
+     "if (written <= gpu.l2_reuse_bytes() / kL2Partitions)",
+     ["Scenario: a consumer with a second input the producer did not write keeps its DRAM round trips"]),
+    ("transposed reads: a sector per element", "models/elementwise_model.cpp",
+     "k.l2_bytes += transposed * (n * kTransposedL2BytesPerElement - per_input) / k.blocks;",
+     "k.l2_bytes += 0 * transposed;",
+     ["Scenario: a transposed input costs sector traffic in the L2; a strided view without a transpose does not"]),
+    ("cat's index division", "workloads/trace/op_recognition.cpp",
+     "return pointwise(total, t, t, 1, 1, kCatDivisionFlopsPerDim * double(dims), \"elementwise_kernel\");",
+     "return pointwise(total, t, t, 1, 1, kCatDivisionFlopsPerDim, \"elementwise_kernel\");",
+     ["Scenario: cat pays a 32-bit division per dimension of its tensors in its index math"]),
 ]
 
 

@@ -18,7 +18,17 @@ std::vector<OpDef> OpFamily<ElementwiseOp>::defs() {
              kOpt,
              "true",
              {},
-             "false for strided views (transposes, slices): a non-vectorized kernel"}},
+             "false for strided views (transposes, slices): a non-vectorized kernel"},
+            {"transposed_inputs",
+             P::integer,
+             kOpt,
+             "0",
+             {},
+             "inputs read across their contiguous dimension (x.t().contiguous()): one 32-byte sector per "
+             "element; "
+             "implies contiguous = false",
+             0,
+             64}},
            "pointwise map over tensors of equal size (add, mul, GELU, casts, ...)"}};
 }
 
@@ -31,6 +41,11 @@ ElementwiseOp OpFamily<ElementwiseOp>::build(std::string_view, const ParamReader
   e.outputs = static_cast<int>(p.integer("outputs", e.outputs));
   e.flops_per_element = p.number("flops_per_element", e.flops_per_element);
   e.contiguous = p.boolean("contiguous", e.contiguous);
+  e.transposed_inputs = static_cast<int>(p.integer("transposed_inputs", e.transposed_inputs));
+  if (e.transposed_inputs > e.inputs)
+    p.fail("transposed_inputs", "is " + std::to_string(e.transposed_inputs) + ", more than the op's " +
+                                    std::to_string(e.inputs) + " inputs");
+  if (e.transposed_inputs > 0) e.contiguous = false;
   p.positive("elements", static_cast<double>(e.elements));
   p.elements("elements", {e.elements}, "tensor");
   p.non_negative("inputs", e.inputs);
@@ -46,6 +61,7 @@ ParamList OpFamily<ElementwiseOp>::params(const ElementwiseOp& e) {
   if (e.outputs != 1) v.emplace_back("outputs", integer(e.outputs));
   if (e.flops_per_element != 1) v.emplace_back("flops_per_element", ParamValue{e.flops_per_element});
   if (!e.contiguous) v.emplace_back("contiguous", ParamValue{false});
+  if (e.transposed_inputs != 0) v.emplace_back("transposed_inputs", integer(e.transposed_inputs));
   return v;
 }
 
@@ -58,7 +74,10 @@ std::string OpFamily<ElementwiseOp>::shape(const ElementwiseOp& e) {
   s << e.elements << " " << dt(e.dtype);
   if (e.out_dtype != e.dtype) s << "->" << dt(e.out_dtype);
   if (e.inputs != 1 || e.outputs != 1) s << " " << e.inputs << "in/" << e.outputs << "out";
-  if (!e.contiguous) s << " strided";
+  if (e.transposed_inputs > 0)
+    s << " transposed";
+  else if (!e.contiguous)
+    s << " strided";
   return s.str();
 }
 

@@ -14,9 +14,13 @@ struct ElementwiseOp {
   int inputs = 1, outputs = 1;
   double flops_per_element = 1;
   bool contiguous = true;  // false: strided views (transposes, slices), PyTorch's non-vectorized kernel
+  // Inputs read across their contiguous dimension (a transpose, x.t().contiguous()): neighbouring
+  // threads load elements a row apart, one 32-byte sector each. Implies a strided kernel.
+  int transposed_inputs = 0;
   // Every parameter, once: equality and hashing (sim/op_cache_key.h) read this list.
   [[nodiscard]] auto fields() const {
-    return std::tie(elements, dtype, out_dtype, inputs, outputs, flops_per_element, contiguous);
+    return std::tie(elements, dtype, out_dtype, inputs, outputs, flops_per_element, contiguous,
+                    transposed_inputs);
   }
 };
 GPUCAST_OP_FAMILY(ElementwiseOp);
