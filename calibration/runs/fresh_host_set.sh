@@ -20,21 +20,7 @@
 set -u
 OUT=${1:?usage: fresh_host_set.sh OUT [--big]}
 BIG=${2:-}
-D=$(cd "$(dirname "$0")" && pwd)
-export PYTHONUNBUFFERED=1
-mkdir -p "$OUT"
-LOG=$OUT/log.txt
-{
-  date -u
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv
-  lscpu | grep -E 'Model name|^CPU\(s\)|Model:'
-} >>"$LOG" 2>&1
-run() {
-  echo "=== $*" | tee -a "$LOG"
-  local t=$(date +%s)
-  "$@" 2>&1 | tee -a "$LOG"
-  echo "=== wall $(($(date +%s) - t)) s" | tee -a "$LOG"
-}
+source "$(dirname "$0")/fresh_common.sh"
 run python3 "$D/bench_single.py" --no-profile --sections B2,B3,B4 $BIG --budget 300 --out "$OUT/llama"
 run python3 "$D/bench_single.py" --no-profile --sections B3 --budget 60 --out "$OUT/llama2"
 run python3 "$D/bench_single.py" --no-profile --family gpt --sections B3 --budget 60 --out "$OUT/gpt"

@@ -12,21 +12,7 @@
 # Everything printed goes to OUT/log.txt.
 set -u
 OUT=${1:?usage: fresh_host_set2.sh OUT}
-D=$(cd "$(dirname "$0")" && pwd)
-export PYTHONUNBUFFERED=1
-mkdir -p "$OUT"
-LOG=$OUT/log.txt
-{
-  date -u
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv
-  lscpu | grep -E 'Model name|^CPU\(s\)|Model:'
-} >>"$LOG" 2>&1
-run() {
-  echo "=== $*" | tee -a "$LOG"
-  local t=$(date +%s)
-  "$@" 2>&1 | tee -a "$LOG"
-  echo "=== wall $(($(date +%s) - t)) s" | tee -a "$LOG"
-}
+source "$(dirname "$0")/fresh_common.sh"
 run python3 "$D/bench_single.py" --no-profile --sections B1 --budget 60 --out "$OUT/probe_a"
 run python3 "$D/bench_single.py" --no-profile --family gpt --sections B2,B4 --budget 200 --out "$OUT/gpt_train"
 run python3 "$D/bench_single.py" --no-profile --sections B2 --budget 150 --out "$OUT/llama_b4"

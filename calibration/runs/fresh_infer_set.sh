@@ -9,19 +9,7 @@
 #   OUT/llama_b/results.json, OUT/gpt_b/results_gpt.json, OUT/probe_b/results.json, OUT/log.txt
 set -u
 OUT=${1:?usage: fresh_infer_set.sh OUT}
-D=$(cd "$(dirname "$0")" && pwd)
-export PYTHONUNBUFFERED=1
-mkdir -p "$OUT"
-LOG=$OUT/log.txt
-{
-  date -u
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv
-  lscpu | grep -E 'Model name|^CPU\(s\)|Model:'
-} >>"$LOG" 2>&1
-run() {
-  echo "=== $(date -u +%T) $*" | tee -a "$LOG"
-  "$@" 2>&1 | tee -a "$LOG"
-}
+source "$(dirname "$0")/fresh_common.sh"
 run python3 "$D/bench_single.py" --no-profile --sections B1 --budget 60 --out "$OUT/probe_a"
 run python3 "$D/bench_single.py" --no-profile --sections B3 --budget 60 --out "$OUT/llama_a"
 run python3 "$D/bench_single.py" --no-profile --family gpt --sections B3 --budget 60 --out "$OUT/gpt_a"
