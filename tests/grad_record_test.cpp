@@ -3,23 +3,14 @@
 #include <catch2/catch.hpp>
 
 #include "sim/host_timeline.h"
+#include "support/transformer_builder.h"
 #include "workloads/training_step.h"
 
 using namespace gpucast;
 using HC = wl::HostCategory;
 
 namespace {
-wl::TransformerConfig tiny_llama() {
-  wl::TransformerConfig c;
-  c.name = "tiny";
-  c.layers = 2;
-  c.d_model = 256;
-  c.heads = 4;
-  c.kv_heads = 2;
-  c.ffn = 512;
-  c.vocab = 1000;
-  return c;
-}
+using test::tiny_llama;
 wl::GenerateOptions options(wl::Mode mode) {
   wl::GenerateOptions g;
   g.mode = mode;

@@ -4,22 +4,13 @@
 
 #include <algorithm>
 
+#include "support/transformer_builder.h"
 #include "workloads/training_step.h"
 
 using namespace gpucast;
 
 namespace {
-wl::TransformerConfig tiny_llama() {
-  wl::TransformerConfig c;
-  c.name = "tiny";
-  c.layers = 2;
-  c.d_model = 256;
-  c.heads = 4;
-  c.kv_heads = 2;
-  c.ffn = 512;
-  c.vocab = 1000;
-  return c;
-}
+using test::tiny_llama;
 
 wl::GenerateOptions train(wl::Precision p, wl::Optimizer o = wl::Optimizer::adamw) {
   wl::GenerateOptions g;
