@@ -26,8 +26,8 @@ wl::CollectiveOp op_of(const CollectivePoint& p) {
 }
 
 bool uses_nvls(const hw::SystemSpec& s, const wl::CollectiveOp& op) {
-  return op.kind == wl::CollectiveKind::all_reduce && s.fabric.nvls && s.fabric.kind == hw::FabricKind::nvswitch &&
-         op.ranks <= s.fabric.domain_gpus;
+  return op.kind == wl::CollectiveKind::all_reduce && s.fabric.nvls &&
+         s.fabric.kind == hw::FabricKind::nvswitch && op.ranks <= s.fabric.domain_gpus;
 }
 
 void mark_even_odd(std::vector<CollectivePoint>& points) {
@@ -37,29 +37,39 @@ void mark_even_odd(std::vector<CollectivePoint>& points) {
 
 }  // namespace
 
-std::vector<CollectivePoint> read_bench_multi(const std::string& path, bool batched) {
+void for_each_collective_row(const std::string& path, const std::string& script,
+                             const std::function<void(const CollectiveRow&)>& visit) {
   const auto root = reports::Json::parse_file(path);
   const auto* results = root.get("results");
   const auto* colls = results ? results->get("collectives") : nullptr;
   if (!colls || !colls->is_object())
-    throw InputError(SourceLocation{path}, "results.collectives", "not a bench_multi.py result file");
-  std::vector<CollectivePoint> out;
+    throw InputError(SourceLocation{path}, "results.collectives", "not a " + script + " result file");
   for (const auto& [name, c] : colls->as_object()) {
     const auto* world = c.get("world");
     const auto* rows = c.get("rows");
-    if (!world || !rows || !rows->is_array()) continue;
+    if (!world || !world->is_number() || !rows || !rows->is_array()) continue;
     for (const auto& row : rows->as_array()) {
-      CollectivePoint p;
-      p.collective = name == "sendrecv" ? "send" : name;
-      p.ranks = static_cast<int>(world->as_number());
-      p.bytes = row.get("bytes")->as_number();
-      const auto* t = row.get(batched ? "batched_avg_us_max_rank" : "time_us_median");
-      if (!t || !t->is_number()) continue;
-      p.time_us = t->as_number();
-      if (!(p.time_us > 0) || !(p.bytes > 0)) continue;
-      out.push_back(p);
+      const auto* bytes = row.get("bytes");
+      if (!bytes || !bytes->is_number()) continue;
+      visit(CollectiveRow{name == "sendrecv" ? "send" : name, static_cast<int>(world->as_number()),
+                          bytes->as_number(), row});
     }
   }
+}
+
+std::vector<CollectivePoint> read_bench_multi(const std::string& path, bool batched) {
+  std::vector<CollectivePoint> out;
+  for_each_collective_row(path, "bench_multi.py", [&](const CollectiveRow& r) {
+    const auto* t = r.row.get(batched ? "batched_avg_us_max_rank" : "time_us_median");
+    if (!t || !t->is_number()) return;
+    CollectivePoint p;
+    p.collective = r.collective;
+    p.ranks = r.ranks;
+    p.bytes = r.bytes;
+    p.time_us = t->as_number();
+    if (!(p.time_us > 0) || !(p.bytes > 0)) return;
+    out.push_back(p);
+  });
   mark_even_odd(out);
   return out;
 }
@@ -143,7 +153,8 @@ CollectiveFit fit_collectives(const hw::SystemSpec& base, const std::vector<Coll
         }
         auto loss = [&](double fixed, double eff) {
           double l = 0;
-          for (size_t i = 0; i < t.size(); ++i) l += std::fabs(std::max(fixed, lat[i] + x[i] / eff) / t[i] - 1);
+          for (size_t i = 0; i < t.size(); ++i)
+            l += std::fabs(std::max(fixed, lat[i] + x[i] / eff) / t[i] - 1);
           return l;
         };
         std::vector<double> effs{1.0}, fixeds{0.0};
@@ -163,8 +174,10 @@ CollectiveFit fit_collectives(const hw::SystemSpec& base, const std::vector<Coll
               if (const double l = loss(f, e); l < best_l) best_l = l, best_fixed = f, best_eff = e;
             }
         const bool nvls = uses_nvls(s, op_of(*pts.front()));
-        if (nvls) s.nccl.nvls_efficiency = best_eff;
-        else s.nccl.bus_efficiency_for[key] = best_eff;
+        if (nvls)
+          s.nccl.nvls_efficiency = best_eff;
+        else
+          s.nccl.bus_efficiency_for[key] = best_eff;
         s.nccl.base_latency_us_for[key] = best_fixed;
         values.emplace_back("nccl." + key + ".base_latency_us", best_fixed);
         values.emplace_back(nvls ? "nccl.nvls_efficiency" : "nccl." + key + ".bus_efficiency", best_eff);
@@ -201,8 +214,8 @@ std::string profile_toml(const CollectiveFit& fit, const std::string& name, cons
     out << "\n[" << section << "]\n";
     for (const auto& [k, v] : keys) out << k << " = " << v << "\n";
   }
-  out << "\n[sources]\nnccl = \"" << provenance << " (fit mean |relative error| " << fit.rms_relative_fit * 100
-      << "% on the fit points)\"\n";
+  out << "\n[sources]\nnccl = \"" << provenance << " (fit mean |relative error| "
+      << fit.rms_relative_fit * 100 << "% on the fit points)\"\n";
   return out.str();
 }
 

@@ -78,55 +78,39 @@ CurveFit fit_curve(const hw::SystemSpec& base, const std::string& key,
 }  // namespace
 
 std::vector<CollectivePoint> read_probe_graph_times(const std::string& path, double min_bytes) {
-  const auto root = reports::Json::parse_file(path);
-  const auto* results = root.get("results");
-  const auto* colls = results ? results->get("collectives") : nullptr;
-  if (!colls || !colls->is_object())
-    throw InputError(SourceLocation{path}, "results.collectives", "not a bench_multi_probe.py result file");
   std::vector<CollectivePoint> out;
-  for (const auto& [name, c] : colls->as_object()) {
-    const auto* world = c.get("world");
-    const auto* rows = c.get("rows");
-    if (!world || !world->is_number() || !rows || !rows->is_array()) continue;
-    int index = 0;
-    for (const auto& row : rows->as_array()) {
-      const auto* bytes = row.get("bytes");
-      const auto* ranks = row.get("per_rank");
-      if (!bytes || !bytes->is_number() || bytes->as_number() < min_bytes || !ranks || !ranks->is_array())
-        continue;
-      // min over replays of the max over ranks
-      double best = std::numeric_limits<double>::infinity();
-      bool complete = true;
-      std::vector<std::vector<double>> reps;
-      for (const auto& r : ranks->as_array()) {
-        const auto* g = r.get("graph_avg_us");
-        if (!g || !g->is_array()) {
-          complete = false;
-          break;
-        }
-        std::vector<double> v;
-        for (const auto& x : g->as_array())
-          if (x.is_number()) v.push_back(x.as_number());
-        reps.push_back(v);
-      }
-      if (!complete || reps.empty()) continue;
-      size_t n = reps.front().size();
-      for (const auto& v : reps) n = std::min(n, v.size());
-      for (size_t i = 0; i < n; ++i) {
-        double worst = 0;
-        for (const auto& v : reps) worst = std::max(worst, v[i]);
-        best = std::min(best, worst);
-      }
-      if (!std::isfinite(best) || !(best > 0)) continue;
-      CollectivePoint p;
-      p.collective = name == "sendrecv" ? "send" : name;
-      p.ranks = static_cast<int>(world->as_number());
-      p.bytes = bytes->as_number();
-      p.time_us = best;
-      p.fit = (index++ % 2) == 0;
-      out.push_back(p);
+  std::map<std::string, int> index;  // per collective: alternate fit / held out
+  for_each_collective_row(path, "bench_multi_probe.py", [&](const CollectiveRow& r) {
+    const auto* ranks = r.row.get("per_rank");
+    if (r.bytes < min_bytes || !ranks || !ranks->is_array()) return;
+    // min over replays of the max over ranks
+    std::vector<std::vector<double>> reps;
+    for (const auto& rank : ranks->as_array()) {
+      const auto* g = rank.get("graph_avg_us");
+      if (!g || !g->is_array()) return;
+      std::vector<double> v;
+      for (const auto& x : g->as_array())
+        if (x.is_number()) v.push_back(x.as_number());
+      reps.push_back(v);
     }
-  }
+    if (reps.empty()) return;
+    size_t n = reps.front().size();
+    for (const auto& v : reps) n = std::min(n, v.size());
+    double best = std::numeric_limits<double>::infinity();
+    for (size_t i = 0; i < n; ++i) {
+      double worst = 0;
+      for (const auto& v : reps) worst = std::max(worst, v[i]);
+      best = std::min(best, worst);
+    }
+    if (!std::isfinite(best) || !(best > 0)) return;
+    CollectivePoint p;
+    p.collective = r.collective;
+    p.ranks = r.ranks;
+    p.bytes = r.bytes;
+    p.time_us = best;
+    p.fit = (index[r.collective]++ % 2) == 0;
+    out.push_back(p);
+  });
   return out;
 }
 
