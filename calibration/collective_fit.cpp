@@ -14,7 +14,14 @@
 namespace gpucast::calib {
 namespace {
 
-wl::CollectiveOp op_of(const CollectivePoint& p) {
+void mark_even_odd(std::vector<CollectivePoint>& points) {
+  std::map<std::string, int> index;
+  for (auto& p : points) p.fit = (index[p.collective + std::to_string(p.ranks)]++ % 2) == 0;
+}
+
+}  // namespace
+
+wl::CollectiveOp collective_op_of(const CollectivePoint& p) {
   wl::CollectiveOp op;
   const std::string name = p.collective == "sendrecv" ? "send" : p.collective;
   auto kind = wl::parse_collective(name);
@@ -29,13 +36,6 @@ bool uses_nvls(const hw::SystemSpec& s, const wl::CollectiveOp& op) {
   return op.kind == wl::CollectiveKind::all_reduce && s.fabric.nvls &&
          s.fabric.kind == hw::FabricKind::nvswitch && op.ranks <= s.fabric.domain_gpus;
 }
-
-void mark_even_odd(std::vector<CollectivePoint>& points) {
-  std::map<std::string, int> index;
-  for (auto& p : points) p.fit = (index[p.collective + std::to_string(p.ranks)]++ % 2) == 0;
-}
-
-}  // namespace
 
 void for_each_collective_row(const std::string& path, const std::string& script,
                              const std::function<void(const CollectiveRow&)>& visit) {
@@ -103,7 +103,7 @@ std::vector<CollectivePoint> read_busbw_csv(const std::string& path, const std::
     p.bytes = std::stod(cells[2]);
     const double busbw = std::stod(cells[col]);
     if (!(busbw > 0)) throw InputError(SourceLocation{path, line_no, 1}, column, "bus bandwidth must be > 0");
-    const double factor = models::bus_factor(op_of(p).kind, p.ranks);
+    const double factor = models::bus_factor(collective_op_of(p).kind, p.ranks);
     p.time_us = p.bytes * factor / (busbw * 1e3);
     out.push_back(p);
   }
@@ -112,14 +112,14 @@ std::vector<CollectivePoint> read_busbw_csv(const std::string& path, const std::
 }
 
 double predict_point(const hw::SystemSpec& system, const CollectivePoint& point) {
-  return models::estimate_collective(op_of(point), system).time_us;
+  return models::estimate_collective(collective_op_of(point), system).time_us;
 }
 
 CollectiveFit fit_collectives(const hw::SystemSpec& base, const std::vector<CollectivePoint>& points,
                               std::optional<double> fixed_exponent) {
   std::map<std::string, std::vector<const CollectivePoint*>> by;
   for (const auto& p : points)
-    if (p.fit) by[models::nccl_key(op_of(p).kind)].push_back(&p);
+    if (p.fit) by[models::nccl_key(collective_op_of(p).kind)].push_back(&p);
   if (by.empty()) throw Error("no collective points to fit");
 
   CollectiveFit best;
@@ -146,7 +146,7 @@ CollectiveFit fit_collectives(const hw::SystemSpec& base, const std::vector<Coll
         // every point's transfer, for the fixed cost from every point's time; best L1 relative error.
         std::vector<double> lat, x, t;
         for (const auto* p : pts) {
-          const auto e = models::estimate_collective(op_of(*p), unit);
+          const auto e = models::estimate_collective(collective_op_of(*p), unit);
           lat.push_back(e.latency_us);
           x.push_back(e.transfer_us);
           t.push_back(p->time_us);
@@ -173,7 +173,7 @@ CollectiveFit fit_collectives(const hw::SystemSpec& base, const std::vector<Coll
               const double f = best_fixed * (1 + 0.01 * i), e = std::min(1.0, best_eff * (1 + 0.01 * j));
               if (const double l = loss(f, e); l < best_l) best_l = l, best_fixed = f, best_eff = e;
             }
-        const bool nvls = uses_nvls(s, op_of(*pts.front()));
+        const bool nvls = uses_nvls(s, collective_op_of(*pts.front()));
         if (nvls)
           s.nccl.nvls_efficiency = best_eff;
         else

@@ -13,6 +13,7 @@
 
 #include "hardware/system_spec.h"
 #include "reports/json.h"
+#include "workloads/ops/collective.h"
 
 namespace gpucast::calib {
 
@@ -27,6 +28,12 @@ struct CollectivePoint {
 // Reads calibration/runs/bench_multi.py output (results.collectives.<name>.rows[]): the batched
 // (nccl-tests style, back-to-back) time when `batched`, else the per-op median. Marks even size
 // indices (0, 2, ...) of each collective as fit points and odd ones as held out.
+// The collective a measured point describes ("sendrecv" read as "send"); an unknown name is an
+// InputError.
+[[nodiscard]] wl::CollectiveOp collective_op_of(const CollectivePoint& p);
+// Whether NCCL runs this all-reduce on the NVSwitch's in-network reduction (NVLS) on `s`.
+[[nodiscard]] bool uses_nvls(const hw::SystemSpec& s, const wl::CollectiveOp& op);
+
 // One row of a probe's result file (`results.collectives.<name>.rows[]` of bench_multi.py and
 // bench_multi_probe.py): the collective as gpucast spells it ("send" for the probes' "sendrecv"),
 // the ranks, the message size and the row itself. Rows without a numeric size or rank count are

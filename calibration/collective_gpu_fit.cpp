@@ -12,21 +12,6 @@
 namespace gpucast::calib {
 namespace {
 
-wl::CollectiveOp op_of(const CollectivePoint& p) {
-  auto kind = wl::parse_collective(p.collective == "sendrecv" ? "send" : p.collective);
-  if (!kind) throw InputError(SourceLocation{}, "collective", "unknown collective '" + p.collective + "'");
-  wl::CollectiveOp op;
-  op.kind = *kind;
-  op.bytes = p.bytes;
-  op.ranks = p.ranks;
-  return op;
-}
-
-bool uses_nvls(const hw::SystemSpec& s, const wl::CollectiveOp& op) {
-  return op.kind == wl::CollectiveKind::all_reduce && s.fabric.nvls &&
-         s.fabric.kind == hw::FabricKind::nvswitch && op.ranks <= s.fabric.domain_gpus;
-}
-
 // The L minimizing sum w_i |L - y_i| (a weighted median), clamped at 0.
 double weighted_median(std::vector<std::pair<double, double>> yw) {
   std::sort(yw.begin(), yw.end());
@@ -58,7 +43,7 @@ CurveFit fit_curve(const hw::SystemSpec& base, const std::string& key,
     unit.nccl.nvls_efficiency = 1;
     std::vector<double> lat, x, t;
     for (const auto* p : pts) {
-      const auto e = models::estimate_collective(op_of(*p), unit);
+      const auto e = models::estimate_collective(collective_op_of(*p), unit);
       lat.push_back(e.latency_us);
       x.push_back(e.transfer_us);
       t.push_back(p->time_us);
@@ -115,7 +100,7 @@ std::vector<CollectivePoint> read_probe_graph_times(const std::string& path, dou
 }
 
 double predict_point_gpu(const hw::SystemSpec& system, const CollectivePoint& point) {
-  return models::estimate_collective(op_of(point), system).gpu_us;
+  return models::estimate_collective(collective_op_of(point), system).gpu_us;
 }
 
 CollectiveFit fit_collectives_two_stage(const hw::SystemSpec& base,
@@ -125,9 +110,9 @@ CollectiveFit fit_collectives_two_stage(const hw::SystemSpec& base,
   if (!(ramp_exponent > 0) || !std::isfinite(ramp_exponent)) throw Error("the ramp exponent must be > 0");
   std::map<std::string, std::vector<const CollectivePoint*>> gpu_by, host_by;
   for (const auto& p : gpu_points)
-    if (p.fit) gpu_by[models::nccl_key(op_of(p).kind)].push_back(&p);
+    if (p.fit) gpu_by[models::nccl_key(collective_op_of(p).kind)].push_back(&p);
   for (const auto& p : host_points)
-    if (p.fit) host_by[models::nccl_key(op_of(p).kind)].push_back(&p);
+    if (p.fit) host_by[models::nccl_key(collective_op_of(p).kind)].push_back(&p);
   if (gpu_by.empty()) throw Error("no CUDA-graph collective points to fit");
 
   CollectiveFit fit;
@@ -137,7 +122,7 @@ CollectiveFit fit_collectives_two_stage(const hw::SystemSpec& base,
   int n = 0;
   for (const auto& [key, pts] : gpu_by) {
     const auto c = fit_curve(fit.system, key, pts, ramp_exponent);
-    const bool nvls = uses_nvls(fit.system, op_of(*pts.front()));
+    const bool nvls = uses_nvls(fit.system, collective_op_of(*pts.front()));
     if (nvls)
       fit.system.nccl.nvls_efficiency = c.efficiency;
     else
@@ -156,7 +141,7 @@ CollectiveFit fit_collectives_two_stage(const hw::SystemSpec& base,
     s.nccl.base_latency_us_for[key] = 0;
     std::vector<double> gpu, t;
     for (const auto* p : pts) {
-      gpu.push_back(models::estimate_collective(op_of(*p), s).time_us);
+      gpu.push_back(models::estimate_collective(collective_op_of(*p), s).time_us);
       t.push_back(p->time_us);
     }
     double best_b = 0, best_l = std::numeric_limits<double>::infinity();
