@@ -14,6 +14,14 @@ constexpr double kInstructionsPerFlop = 3;
 // The unrolled (non-vectorized) path PyTorch takes for casts computes offsets per element through
 // its offset calculator: about this many lane-instructions per element.
 constexpr double kUnrolledInstructions = 90;
+// PyTorch's strided kernel (elementwise_kernel<128, N>, CUDALoops.cuh's legacy path for views that do
+// not vectorize: slices, broadcasts, permutes) computes every operand's offset per element through
+// its OffsetCalculator and loads or stores each operand's element on its own, so its cost follows
+// the operands (inputs, broadcast inputs and outputs), not one count per element. Dev constant: the
+// H100 traces' strided kernels (llama125m/1b steps: RoPE's rotate_half negation and x / n, two
+// operands, 2.3-2.6 us per M elements; x * rstd, q * cos and adds, three operands, 3.3-3.9 us per M)
+// fit about 34 lane instructions per operand beside the arithmetic.
+constexpr double kStridedInstructionsPerOperand = 34;
 // unrolled_elementwise_kernel: each thread handles thread_work_size = 4 elements
 // (aten/src/ATen/native/cuda/CUDALoops.cuh; library fact).
 constexpr double kUnrolledElementsPerThread = 4;
@@ -41,8 +49,14 @@ std::vector<PlanOption> ElementwiseModel::plan(const wl::Op& op, const device::D
     option.name = cast                      ? "unrolled elementwise (cast)"
                   : e.transposed_inputs > 0 ? "elementwise on a transposed view"
                                             : "elementwise on strided views";
+    // A transpose (calibrated with the unrolled count, kTransposedL2BytesPerElement) and a dynamic
+    // cast keep the unrolled kernel's count; a strided map's count follows its operands.
+    const double operands = e.inputs + e.broadcast_inputs + e.outputs;
+    const double index_instructions = cast || e.transposed_inputs > 0
+                                          ? kUnrolledInstructions
+                                          : kStridedInstructionsPerOperand * operands;
     KernelPlan k = streaming_kernel(option.name, n, read, write,
-                                    kUnrolledInstructions + kInstructionsPerFlop * e.flops_per_element, gpu,
+                                    index_instructions + kInstructionsPerFlop * e.flops_per_element, gpu,
                                     kUnrolledElementsPerThread);
     if (e.transposed_inputs > 0) {
       // Each transposed input's bytes reach the SMs as one sector request per element.

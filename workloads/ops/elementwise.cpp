@@ -28,6 +28,15 @@ std::vector<OpDef> OpFamily<ElementwiseOp>::defs() {
              "element; "
              "implies contiguous = false",
              0,
+             64},
+            {"broadcast_inputs",
+             P::integer,
+             kOpt,
+             "0",
+             {},
+             "further inputs read through a broadcast (x * rstd, rstd [rows, 1]): their bytes come from the L2, "
+             "but a strided kernel computes an offset and loads one per element; implies contiguous = false",
+             0,
              64}},
            "pointwise map over tensors of equal size (add, mul, GELU, casts, ...)"}};
 }
@@ -45,7 +54,8 @@ ElementwiseOp OpFamily<ElementwiseOp>::build(std::string_view, const ParamReader
   if (e.transposed_inputs > e.inputs)
     p.fail("transposed_inputs", "is " + std::to_string(e.transposed_inputs) + ", more than the op's " +
                                     std::to_string(e.inputs) + " inputs");
-  if (e.transposed_inputs > 0) e.contiguous = false;
+  e.broadcast_inputs = static_cast<int>(p.integer("broadcast_inputs", e.broadcast_inputs));
+  if (e.transposed_inputs > 0 || e.broadcast_inputs > 0) e.contiguous = false;
   p.positive("elements", static_cast<double>(e.elements));
   p.elements("elements", {e.elements}, "tensor");
   p.non_negative("inputs", e.inputs);
@@ -62,6 +72,7 @@ ParamList OpFamily<ElementwiseOp>::params(const ElementwiseOp& e) {
   if (e.flops_per_element != 1) v.emplace_back("flops_per_element", ParamValue{e.flops_per_element});
   if (!e.contiguous) v.emplace_back("contiguous", ParamValue{false});
   if (e.transposed_inputs != 0) v.emplace_back("transposed_inputs", integer(e.transposed_inputs));
+  if (e.broadcast_inputs != 0) v.emplace_back("broadcast_inputs", integer(e.broadcast_inputs));
   return v;
 }
 
@@ -74,6 +85,7 @@ std::string OpFamily<ElementwiseOp>::shape(const ElementwiseOp& e) {
   s << e.elements << " " << dt(e.dtype);
   if (e.out_dtype != e.dtype) s << "->" << dt(e.out_dtype);
   if (e.inputs != 1 || e.outputs != 1) s << " " << e.inputs << "in/" << e.outputs << "out";
+  if (e.broadcast_inputs > 0) s << " +" << e.broadcast_inputs << " broadcast";
   if (e.transposed_inputs > 0)
     s << " transposed";
   else if (!e.contiguous)

@@ -17,10 +17,14 @@ struct ElementwiseOp {
   // Inputs read across their contiguous dimension (a transpose, x.t().contiguous()): neighbouring
   // threads load elements a row apart, one 32-byte sector each. Implies a strided kernel.
   int transposed_inputs = 0;
+  // Inputs read through a broadcast (a smaller tensor expanded: `x * rstd` with rstd [rows, 1], a
+  // weight [cols] over [rows, cols]): they force PyTorch's strided kernel, which computes and loads
+  // their element per output element, but their bytes come from the L2 (not counted in `inputs`).
+  int broadcast_inputs = 0;
   // Every parameter, once: equality and hashing (sim/op_cache_key.h) read this list.
   [[nodiscard]] auto fields() const {
     return std::tie(elements, dtype, out_dtype, inputs, outputs, flops_per_element, contiguous,
-                    transposed_inputs);
+                    transposed_inputs, broadcast_inputs);
   }
 };
 GPUCAST_OP_FAMILY(ElementwiseOp);

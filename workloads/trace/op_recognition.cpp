@@ -162,12 +162,14 @@ std::optional<wl::Op> row_op(wl::RowOpKind kind, const std::vector<std::int64_t>
 }
 
 // CatArrayBatchedCopy (aten/src/ATen/native/cuda/Shape.cu, CatArrIndexToOffset) turns each
-// element's linear index into an offset with a plain 32-bit division and remainder per dimension,
-// where TensorIterator's strided kernel multiplies by a precomputed reciprocal (IntDivider): about
-// three FLOP-equivalents (nine lane instructions at the elementwise model's rate) more per dimension.
-// Dev constant: the H100 traces' RoPE cats (4-D bf16, 2.1M-6.3M elements) ran 27-30% longer than
-// the strided kernel alone predicts, on every size.
-constexpr double kCatDivisionFlopsPerDim = 3;
+// element's linear index into an offset with a plain 32-bit division and remainder per dimension
+// (no hardware integer divide: a ~15-instruction sequence), where TensorIterator's strided kernel
+// multiplies by a precomputed reciprocal (IntDivider): about five FLOP-equivalents (15 lane
+// instructions at the elementwise model's rate) more per dimension than the strided kernel's
+// per-operand count (models/elementwise_model.cpp). Dev constant: the H100 traces' RoPE cats (4-D
+// bf16, 2.1M-6.3M elements) ran 27-30% over the strided kernel's old count of 90 instructions an
+// element, about 85% over its per-operand count of 68 for a copy (2 operands).
+constexpr double kCatDivisionFlopsPerDim = 5;
 
 std::optional<wl::Op> pointwise(Count elements, DataType in, DataType out, int inputs, int outputs, double flops,
                                 const std::string& kernel) {
@@ -421,9 +423,16 @@ std::optional<wl::Op> recognize_pointwise(const std::string& n, const CpuOp& op,
     }
     return row_op(wl::RowOpKind::reduce, shape(op, largest), dtype_at(op, largest));
   }
-  int inputs = 0;
+  // Smaller tensors (of rank 1 or more: 0-dim ones are scalars the kernel takes as arguments) are
+  // broadcast over the largest: PyTorch's strided kernel loads one of their elements per output
+  // element, from the L2.
+  int inputs = 0, broadcast = 0;
   for (size_t i = 0; i < op.inputs.size(); ++i)
-    if (const auto* s = shape(op, i); s && numel(*s) == elements) ++inputs;
+    if (const auto* s = shape(op, i); s && numel(*s) == elements) {
+      ++inputs;
+    } else if (s && !s->empty() && numel(*s) > 0 && torch_dtype(op.inputs[i].type)) {
+      ++broadcast;
+    }
   DataType in = dtype_at(op, largest), out = in;
   if (n == "copy_") {  // copy_(self = destination, src)
     in = dtype_at(op, 1, in);
@@ -436,7 +445,10 @@ std::optional<wl::Op> recognize_pointwise(const std::string& n, const CpuOp& op,
   }
   const bool in_place = !n.empty() && n.back() == '_' && n != "copy_" && n != "fill_" && n != "zero_";
   (void)in_place;  // in-place ops read `self` (counted above) and write it back: one output
-  return pointwise(elements, in, out, inputs, 1, 1, kernel);
+  auto r = pointwise(elements, in, out, inputs, 1, 1, kernel);
+  if (auto* e = r ? std::get_if<wl::ElementwiseOp>(&*r) : nullptr; e && !e->contiguous && n != "copy_")
+    e->broadcast_inputs = broadcast;
+  return r;
 }
 
 }  // namespace
