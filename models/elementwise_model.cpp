@@ -52,9 +52,8 @@ std::vector<PlanOption> ElementwiseModel::plan(const wl::Op& op, const device::D
     // A transpose (calibrated with the unrolled count, kTransposedL2BytesPerElement) and a dynamic
     // cast keep the unrolled kernel's count; a strided map's count follows its operands.
     const double operands = e.inputs + e.broadcast_inputs + e.outputs;
-    const double index_instructions = cast || e.transposed_inputs > 0
-                                          ? kUnrolledInstructions
-                                          : kStridedInstructionsPerOperand * operands;
+    const double index_instructions =
+        cast || e.transposed_inputs > 0 ? kUnrolledInstructions : kStridedInstructionsPerOperand * operands;
     KernelPlan k = streaming_kernel(option.name, n, read, write,
                                     index_instructions + kInstructionsPerFlop * e.flops_per_element, gpu,
                                     kUnrolledElementsPerThread);

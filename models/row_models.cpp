@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "models/backward_kernels.h"
+#include "models/batch_norm_model.h"
 #include "models/helper_kernels.h"
 #include "models/reduce_strategy.h"
 
@@ -362,6 +363,8 @@ std::vector<PlanOption> RowOpModel::plan(const wl::Op& op, const device::Device&
       return {reduce_plan(r, gpu)};
     case wl::RowOpKind::softmax:
       return {softmax_plan(r, gpu)};
+    case wl::RowOpKind::batchnorm:
+      return {batch_norm_plan(r, gpu)};
     default:
       return {r.backward ? norm_backward_plan(r, gpu) : norm_plan(r, gpu)};
   }

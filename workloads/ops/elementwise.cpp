@@ -6,39 +6,40 @@ namespace gpucast::wl {
 using namespace family;
 
 std::vector<OpDef> OpFamily<ElementwiseOp>::defs() {
-  return {{"elementwise",
-           {{"elements", P::integer, kReq, "", {}, "elements per tensor"},
-            {"dtype", P::dtype, kReq, "", {}, "input type"},
-            {"out_dtype", P::dtype, kOpt, "= dtype", {}, "output type"},
-            {"inputs", P::integer, kOpt, "1", {}, "input tensors", 0, 64},
-            {"outputs", P::integer, kOpt, "1", {}, "output tensors", 1, 64},
-            {"flops_per_element", P::number, kOpt, "1", {}, "arithmetic per element", 0, 1e6},
-            {"contiguous",
-             P::boolean,
-             kOpt,
-             "true",
-             {},
-             "false for strided views (transposes, slices): a non-vectorized kernel"},
-            {"transposed_inputs",
-             P::integer,
-             kOpt,
-             "0",
-             {},
-             "inputs read across their contiguous dimension (x.t().contiguous()): one 32-byte sector per "
-             "element; "
-             "implies contiguous = false",
-             0,
-             64},
-            {"broadcast_inputs",
-             P::integer,
-             kOpt,
-             "0",
-             {},
-             "further inputs read through a broadcast (x * rstd, rstd [rows, 1]): their bytes come from the L2, "
-             "but a strided kernel computes an offset and loads one per element; implies contiguous = false",
-             0,
-             64}},
-           "pointwise map over tensors of equal size (add, mul, GELU, casts, ...)"}};
+  return {
+      {"elementwise",
+       {{"elements", P::integer, kReq, "", {}, "elements per tensor"},
+        {"dtype", P::dtype, kReq, "", {}, "input type"},
+        {"out_dtype", P::dtype, kOpt, "= dtype", {}, "output type"},
+        {"inputs", P::integer, kOpt, "1", {}, "input tensors", 0, 64},
+        {"outputs", P::integer, kOpt, "1", {}, "output tensors", 1, 64},
+        {"flops_per_element", P::number, kOpt, "1", {}, "arithmetic per element", 0, 1e6},
+        {"contiguous",
+         P::boolean,
+         kOpt,
+         "true",
+         {},
+         "false for strided views (transposes, slices): a non-vectorized kernel"},
+        {"transposed_inputs",
+         P::integer,
+         kOpt,
+         "0",
+         {},
+         "inputs read across their contiguous dimension (x.t().contiguous()): one 32-byte sector per "
+         "element; "
+         "implies contiguous = false",
+         0,
+         64},
+        {"broadcast_inputs",
+         P::integer,
+         kOpt,
+         "0",
+         {},
+         "further inputs read through a broadcast (x * rstd, rstd [rows, 1]): their bytes come from the L2, "
+         "but a strided kernel computes an offset and loads one per element; implies contiguous = false",
+         0,
+         64}},
+       "pointwise map over tensors of equal size (add, mul, GELU, casts, ...)"}};
 }
 
 ElementwiseOp OpFamily<ElementwiseOp>::build(std::string_view, const ParamReader& p) {

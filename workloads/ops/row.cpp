@@ -7,7 +7,7 @@ using namespace family;
 
 namespace {
 constexpr RowOpKind kKinds[] = {RowOpKind::reduce, RowOpKind::softmax, RowOpKind::layernorm,
-                                RowOpKind::rmsnorm};
+                                RowOpKind::rmsnorm, RowOpKind::batchnorm};
 }
 
 std::string_view row_op_name(RowOpKind kind) {
@@ -18,6 +18,8 @@ std::string_view row_op_name(RowOpKind kind) {
       return "layernorm";
     case RowOpKind::rmsnorm:
       return "rmsnorm";
+    case RowOpKind::batchnorm:
+      return "batchnorm";
     default:
       return "reduce";
   }
@@ -40,6 +42,10 @@ OpDef norm_def(std::string_view name, std::string_view backward, std::string_vie
            {"backward", P::boolean, kOpt, "false", {}, backward}},
           what};
 }
+// The file key of a row op's length: the norms' normalized size, batchnorm's channels, else cols.
+const char* length_key(const RowOp& r) {
+  return r.is_norm() ? "hidden" : r.kind == RowOpKind::batchnorm ? "channels" : "cols";
+}
 }  // namespace
 
 std::vector<OpDef> OpFamily<RowOp>::defs() {
@@ -47,14 +53,19 @@ std::vector<OpDef> OpFamily<RowOp>::defs() {
           last_dim_def("softmax", "rows", "softmax length", "softmax over the last dimension"),
           norm_def("layernorm", "the backward pass (dX, dweight, dbias) instead of the forward",
                    "layer normalization with weight and bias"),
-          norm_def("rmsnorm", "the backward pass (dX, dweight) instead of the forward", "RMS normalization with weight")};
+          norm_def("rmsnorm", "the backward pass (dX, dweight) instead of the forward", "RMS normalization with weight"),
+          {"batchnorm",
+           {{"rows", P::integer, kReq, "", {}, "positions (N*H*W)"},
+            {"channels", P::integer, kReq, "", {}, "channels (the contiguous dimension)"},
+            {"dtype", P::dtype, kReq, "", {}, "type"}},
+           "inference batch normalization (running statistics) of a channels-last activation"}};
 }
 
 RowOp OpFamily<RowOp>::build(std::string_view name, const ParamReader& p) {
   RowOp r;
   for (auto k : kKinds)
     if (row_op_name(k) == name) r.kind = k;
-  const char* length = r.is_norm() ? "hidden" : "cols";
+  const char* length = length_key(r);
   r.rows = p.integer("rows", r.rows);
   r.cols = p.integer(length, r.cols);
   r.dtype = p.dtype("dtype", r.dtype);
@@ -67,7 +78,7 @@ RowOp OpFamily<RowOp>::build(std::string_view name, const ParamReader& p) {
 
 ParamList OpFamily<RowOp>::params(const RowOp& r) {
   ParamList v{{"rows", integer(r.rows)},
-              {r.is_norm() ? "hidden" : "cols", integer(r.cols)},
+              {length_key(r), integer(r.cols)},
               {"dtype", dtype_value(r.dtype)}};
   if (r.backward) v.emplace_back("backward", ParamValue{true});
   return v;
@@ -84,7 +95,8 @@ std::string OpFamily<RowOp>::shape(const RowOp& r) {
 }
 
 double OpFamily<RowOp>::flops(const RowOp& r) {
-  // reduce: 1 add; softmax: max, sub, exp, sum, div ~5; layernorm ~8; rmsnorm ~4 per element
+  // reduce: 1 add; softmax: max, sub, exp, sum, div ~5; layernorm ~8; rmsnorm ~4; batchnorm: sub,
+  // mul, fma ~4 per element
   const double per = r.kind == RowOpKind::reduce      ? 1
                      : r.kind == RowOpKind::softmax   ? 5
                      : r.kind == RowOpKind::layernorm ? 8
@@ -104,6 +116,8 @@ double OpFamily<RowOp>::min_bytes(const RowOp& r) {
       return 2 * in;
     case RowOpKind::layernorm:
       return 2 * in + 2 * e * r.cols;
+    case RowOpKind::batchnorm:  // mean, variance, weight and bias per channel, fp32
+      return 2 * in + 4 * 4.0 * r.cols;
     default:
       return 2 * in + e * r.cols;
   }

@@ -1,7 +1,8 @@
 #pragma once
 // The row op family: reduce and softmax over the last dimension, layer and RMS normalization over
-// the hidden size, forward (and the norms' backward). Four names in files, one struct: `kind` says
-// which. Model: models/row_models.h.
+// the hidden size, forward (and the norms' backward), and inference batch normalization of a
+// channels-last activation (rows = N*H*W positions, cols = channels). Five names in files, one
+// struct: `kind` says which. Model: models/row_models.h.
 #include <string_view>
 #include <tuple>
 
@@ -9,12 +10,12 @@
 
 namespace gpucast::wl {
 
-enum class RowOpKind { reduce, softmax, layernorm, rmsnorm };
+enum class RowOpKind { reduce, softmax, layernorm, rmsnorm, batchnorm };
 [[nodiscard]] std::string_view row_op_name(RowOpKind kind);
 
-struct RowOp {  // row-wise ops: reduce (over cols), softmax, layernorm and rmsnorm (over hidden)
+struct RowOp {  // row-wise ops: reduce (over cols), softmax, layernorm and rmsnorm (over hidden), batchnorm
   RowOpKind kind = RowOpKind::reduce;
-  Count rows = 0, cols = 0;  // cols = hidden for the norms
+  Count rows = 0, cols = 0;  // cols = hidden for the norms, channels for batchnorm
   DataType dtype = DataType::bf16;
   bool backward = false;  // norms only: dX, dweight (and dbias) from dY, as autograd runs them
   // Every parameter, once: equality and hashing (sim/op_cache_key.h) read this list.

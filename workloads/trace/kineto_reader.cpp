@@ -67,29 +67,32 @@ void read_dims3(od::value v, std::int64_t out[3]) {
   }
 }
 
-// "Input Dims": per argument [d0, d1, ...] (a tensor), [[...], [...]] (a tensor list) or [].
-void read_input_dims(od::value v, std::vector<OpInput>& inputs) {
+// "Input Dims" (and "Input Strides", same layout): per argument [d0, d1, ...] (a tensor),
+// [[...], [...]] (a tensor list) or [].
+void read_input_dims(od::value v, std::vector<OpInput>& inputs, bool strides) {
   size_t i = 0;
   for (auto arg : v.get_array()) {
     if (inputs.size() <= i) inputs.resize(i + 1);
     OpInput& in = inputs[i++];
+    auto& out = strides ? in.strides : in.shapes;
     od::value a = arg.value();
     if (a.type() != od::json_type::array) continue;
     std::vector<std::int64_t> shape;
-    bool any = false;
+    bool any = false, list = false;
     for (auto e : a.get_array()) {
       od::value x = e.value();
       any = true;
       if (x.type() == od::json_type::array) {
-        in.is_list = true;
+        list = true;
         std::vector<std::int64_t> s;
         for (auto d : x.get_array()) s.push_back(integer(d.value()));
-        in.shapes.push_back(std::move(s));
+        out.push_back(std::move(s));
       } else {
         shape.push_back(integer(x));
       }
     }
-    if (!in.is_list && any) in.shapes.push_back(std::move(shape));
+    if (list && !strides) in.is_list = true;
+    if (!list && any) out.push_back(std::move(shape));
   }
 }
 
@@ -129,8 +132,10 @@ void read_args(od::object obj, Args& a) {
     else if (key == "shared memory") a.shared = number(v);
     else if (key == "bytes") a.bytes = number(v);
     else if (key == "Input Dims") {
-      read_input_dims(v, a.inputs);
+      read_input_dims(v, a.inputs, false);
       a.has_dims = true;
+    } else if (key == "Input Strides") {
+      read_input_dims(v, a.inputs, true);
     } else if (key == "Input type") read_strings(v, a.inputs, true);
     else if (key == "Concrete Inputs") read_strings(v, a.inputs, false);
     else if (key == "wait_on_stream") a.wait_on_stream = integer(v);

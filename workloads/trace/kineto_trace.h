@@ -54,6 +54,8 @@ struct RuntimeCall {
 // shapes), or a scalar/None (no shape).
 struct OpInput {
   std::vector<std::vector<std::int64_t>> shapes;
+  // "Input Strides" (PyTorch 2.1+), parallel to `shapes` when recorded, else empty.
+  std::vector<std::vector<std::int64_t>> strides;
   bool is_list = false;
   std::string type;      // "c10::BFloat16", "float", "TensorList", "Scalar", ""
   std::string concrete;  // "Concrete Inputs" value when recorded ("True", "[2, 2]", "")

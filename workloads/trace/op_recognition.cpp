@@ -226,6 +226,17 @@ std::optional<wl::Op> conv(const std::vector<std::int64_t>* x, const std::vector
   return wl::Op{c};
 }
 
+// Whether the i-th argument is a 4-D tensor stored channels-last (NHWC memory, NCHW sizes): its
+// recorded strides put the channel dimension innermost (stride 1) and a channel count above one.
+bool is_channels_last(const CpuOp& op, size_t i) {
+  if (i >= op.inputs.size() || op.inputs[i].is_list || op.inputs[i].shapes.empty() || op.inputs[i].strides.empty())
+    return false;
+  const auto& size = op.inputs[i].shapes.front();
+  const auto& stride = op.inputs[i].strides.front();
+  if (size.size() != 4 || stride.size() != 4 || size[1] <= 1) return false;
+  return stride[1] == 1 && stride[3] == size[1] && stride[2] == size[1] * size[3];
+}
+
 // Batch norm: inference (running statistics) is one pointwise pass; training also reads the input
 // once more for the batch statistics. Its small per-channel kernels ride along in the group.
 std::optional<wl::Op> recognize_batch_norm(const std::string& n, const CpuOp& op) {
@@ -239,6 +250,16 @@ std::optional<wl::Op> recognize_batch_norm(const std::string& n, const CpuOp& op
   // native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)
   const bool training = !eval && (n.find("backward") != std::string::npos || concrete_true(op, 5) ||
                                   n == "_native_batch_norm_legit");
+  // Inference on a channels-last activation (N, C, H, W sizes with C the stride-1 dimension): ATen's
+  // channels-last transform kernel (models/batch_norm_model.h), with its own fixed launch.
+  if (!training && n != "cudnn_batch_norm" && x->size() == 4 && is_channels_last(op, 0)) {
+    wl::RowOp r;
+    r.kind = wl::RowOpKind::batchnorm;
+    r.rows = (*x)[0] * (*x)[2] * (*x)[3];
+    r.cols = (*x)[1];
+    r.dtype = t;
+    if (r.rows > 0 && r.cols > 0) return wl::Op{r};
+  }
   return pointwise(numel(*x), t, t, training ? 2 : 1, 1, 4, "vectorized_elementwise_kernel");
 }
 
