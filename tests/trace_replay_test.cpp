@@ -124,3 +124,21 @@ SCENARIO("a dumped trace workload reads back and predicts the same") {
   CHECK(b.total_us == Approx(a.total_us).epsilon(1e-9));
   CHECK(b.gpu_busy_us == Approx(a.gpu_busy_us).epsilon(1e-9));
 }
+
+SCENARIO("a dumped sub-microsecond traced kernel (a 0.7 us memset, a launch floor under 1 us) reads back") {
+  // Traces hold kernels shorter than 1 us; a dumped launch-bound one must read back as written.
+  wl::TracedOp op;
+  op.measured_us = 0.7;
+  op.bound = wl::TracedBound::launch;
+  op.source_floor_us = 0.7;
+  const auto w = wl::Workload::build("short", wl::LaunchMode::eager, {wl::Kernel{"k", wl::Op{op}}}, std::nullopt, "");
+  const auto back = wl::read_workload_text(wl::write_workload(w), "dumped.toml");
+  const auto& t = std::get<wl::TracedOp>(back.kernels().at(0).op);
+  CHECK(t.measured_us == Approx(0.7));
+  CHECK(t.source_floor_us == Approx(0.7));
+  // Zero is still no launch floor.
+  CHECK_THROWS_AS(wl::read_workload_text("[workload]\n[[kernel]]\nop = \"traced\"\nmeasured_us = 0.5\nbound = "
+                                         "\"launch\"\nsource_floor_us = 0\n",
+                                         "w.toml"),
+                  InputError);
+}

@@ -9,7 +9,7 @@ using P = ParamKind;
 
 OpDef traced_op_def() {
   return {"traced",
-          {{"measured_us", P::number, true, "", {}, "the kernel's GPU time on the source GPU (profiler trace)"},
+          {{"measured_us", P::number, true, "", {}, "the kernel's GPU time on the source GPU (profiler trace)", 0},
            {"bound", P::choice, true, "", {"memory", "compute", "latency", "launch"},
             "what bounds it on the source GPU: DRAM bandwidth, a pipe's rate, sub-wave latency, the launch floor"},
            {"source_gpu", P::text, false, "\"\"", {}, "catalog id of the source GPU (informational)"},
@@ -19,7 +19,7 @@ OpDef traced_op_def() {
            {"source_tflops", P::number, false, "", {}, "compute-bound: the source's sustained pipe rate"},
            {"source_clock_mhz", P::number, false, "", {}, "latency-bound: the source's sustained SM clock"},
            {"source_sms", P::integer, false, "", {}, "latency-bound: the source's SM count"},
-           {"source_floor_us", P::number, false, "", {}, "launch-bound: the source's shortest kernel time"},
+           {"source_floor_us", P::number, false, "", {}, "launch-bound: the source's shortest kernel time", 0},
            {"blocks", P::number, false, "0", {}, "thread blocks (latency-bound: waves on the target)", 0},
            {"kernels", P::integer, false, "1", {}, "trace kernels it stands for"},
            {"bytes", P::number, false, "0", {}, "work estimate: bytes", 0},
