@@ -21,6 +21,9 @@ double written_bytes(const wl::Op& op) {
           return double(o.batch) * o.heads * double(o.seq_q) * o.head_dim * bytes_per_element(o.dtype);
         } else if constexpr (std::is_same_v<T, wl::Conv2dOp>) {
           return double(o.n) * double(o.p()) * double(o.q()) * double(o.k) * bytes_per_element(o.dtype);
+        } else if constexpr (std::is_same_v<T, wl::CopyOp>) {
+          return o.kind == wl::CopyKind::d2d ? o.bytes
+                                             : 0.0;  // a device copy writes its bytes through the L2
         } else {
           return 0.0;
         }
@@ -46,6 +49,15 @@ double input_elements(const wl::Op& op) {
   return 0;
 }
 
+// Bytes of one input tensor of a pointwise or row op; 0 for other ops.
+double input_tensor_bytes(const wl::Op& op) {
+  if (const auto* e = std::get_if<wl::ElementwiseOp>(&op))
+    return double(e->elements) * bytes_per_element(e->dtype);
+  if (const auto* r = std::get_if<wl::RowOp>(&op))
+    return double(r->rows) * double(r->cols) * bytes_per_element(r->dtype);
+  return 0;
+}
+
 double input_bytes(const wl::Op& op) {
   if (const auto* e = std::get_if<wl::ElementwiseOp>(&op))
     return double(e->elements) * bytes_per_element(e->dtype) * std::max(0, e->inputs);
@@ -62,7 +74,12 @@ std::optional<OpTiming> warm_l2_timing(const wl::Op& consumer, const OpTiming& c
     return std::nullopt;
   // The consumer reads the producer's output only when one of its inputs is a tensor of that size
   // (a weight cast after a matmul, a norm's statistics after an activation: other tensors).
-  if (output_elements(producer) != input_elements(consumer)) return std::nullopt;
+  // A device copy has no element type: its bytes must be one of the consumer's inputs' bytes.
+  if (const auto* c = std::get_if<wl::CopyOp>(&producer)) {
+    if (c->bytes != input_tensor_bytes(consumer)) return std::nullopt;
+  } else if (output_elements(producer) != input_elements(consumer)) {
+    return std::nullopt;
+  }
   const auto& rates = gpu.rates();
   if (rates.dram <= 0 || rates.l2 <= rates.dram) return std::nullopt;
   const double read_hit = std::min(reads, written);

@@ -24,7 +24,9 @@ inline constexpr std::string_view kKeptOutputSuffix = " (output kept in L2)";
 // reuse share evenly).
 inline constexpr double kL2Partitions = 2;
 
-// Bytes the op writes to its outputs; 0 for ops the rule does not track.
+// Bytes the op writes to its outputs (a device-to-device copy: its bytes); 0 for ops the rule does
+// not track. A copy producer matches a consumer by bytes (one of its inputs' bytes), having no
+// element type.
 [[nodiscard]] double written_bytes(const wl::Op& op);
 // Elements of the tensor the op writes (a reduction: its outputs); 0 for ops the rule does not track.
 [[nodiscard]] double output_elements(const wl::Op& op);
