@@ -5,6 +5,7 @@
 
 #include "common/errors.h"
 #include "models/attention_backward.h"
+#include "models/attention_flash2_splits.h"
 #include "models/attention_single_block.h"
 #include "models/helper_kernels.h"
 
@@ -183,16 +184,34 @@ PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
   const double bh = double(a.batch) * double(a.heads);
   const wl::AttentionBackend backend = resolve_backend(a, gpu);
   const bool efficient = backend == wl::AttentionBackend::efficient;
-  const FlashTiles tiles = tiles_for(gpu, backend, d, e);
+  FlashTiles tiles = tiles_for(gpu, backend, d, e);
+  // FlashAttention-2 splits the keys of a grid too small for the GPU (models/attention_flash2_splits.h):
+  // 64-row query tiles, each split a block, the partial outputs combined by a second kernel.
+  int splits = 1;
+  if (backend == wl::AttentionBackend::flash2) {
+    const double split_kv = flash2_split_block_kv(d);
+    splits = flash2_num_splits(bh * std::ceil(double(a.seq_q) / kFlash2SplitBlockQ), gpu.sms(),
+                               std::ceil(double(a.seq_kv) / split_kv));
+    if (splits > 1) {
+      tiles.block_q = kFlash2SplitBlockQ;
+      tiles.block_kv = split_kv;
+      while ((tiles.block_q * d + 2 * tiles.block_kv * d) * e > gpu.shared_bytes_per_block() &&
+             tiles.block_kv > kFa2MinBlockKV)
+        tiles.block_kv /= 2;
+    }
+  }
   const double block_q = tiles.block_q, block_kv = tiles.block_kv;
   const double q_blocks = std::ceil(double(a.seq_q) / block_q);
-  const double steps = kv_steps_per_block(a, block_q, block_kv);
+  // Each split walks its share of the key blocks.
+  const double walked = kv_steps_per_block(a, block_q, block_kv);
+  const double steps = splits > 1 ? std::ceil(walked / splits) : walked;
   KernelPlan k;
   // Causal query blocks stop at the diagonal: the last ones do every KV step.
-  k.longest_block_ratio = std::ceil(double(a.seq_kv) / block_kv) / steps;
-  k.name = "flash attention fwd " + std::to_string(int(block_q)) + "x" + std::to_string(int(block_kv)) +
-           (a.causal ? " causal" : "");
-  k.blocks = q_blocks * bh;
+  k.longest_block_ratio = std::max(1.0, std::ceil(std::ceil(double(a.seq_kv) / block_kv) / splits) / steps);
+  k.name = std::string(splits > 1 ? "flash attention split-KV fwd " : "flash attention fwd ") +
+           std::to_string(int(block_q)) + "x" + std::to_string(int(block_kv)) + (a.causal ? " causal" : "") +
+           (splits > 1 ? ", " + std::to_string(splits) + " KV splits" : "");
+  k.blocks = q_blocks * bh * splits;
   k.threads = static_cast<int>(tiles.threads);
   k.registers = tiles.pipe == Pipe::tensor ? kHopperRegisters : kFa2Registers;
   const double stages = tiles.pipe == Pipe::tensor ? kHopperKvStages : kFa2KvStages;
@@ -218,6 +237,22 @@ PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
     k.dram_rounds = 1 + kEfficientRoundsPerStep * steps;
     return PlanOption{k.name, {k}, 0, {}};
   }
+  if (splits > 1) {
+    // The split kernel writes fp32 partial outputs and their log-sum-exps instead of O; the combine
+    // kernel (flash_fwd_splitkv_combine_kernel) reads each row's log-sum-exps, then each split's partial
+    // row in turn (a dependent round trip per split), and writes O.
+    const double rows = bh * double(a.seq_q);
+    const double partials = rows * splits * (d + kPartialStatsPerRow);
+    k.dram_bytes = (q_bytes + kv_bytes + partials * kPartialBytes) / k.blocks;
+    k.dram_write_bytes = partials * kPartialBytes / k.blocks;
+    KernelPlan combine = streaming_kernel("split-KV combine", partials, partials * kPartialBytes,
+                                          rows * d * e, kCombineInstructionsPerPartial, gpu);
+    combine.dram_rounds = 1 + splits;
+    return PlanOption{k.name, {k, combine}, 0, {}};
+  }
+  // FlashAttention-2's forward launches its kernel alone (flash_fwd_kernel, one launch in every flash2
+  // profile, dev and calibration); cuDNN zeroes a workspace first (the Memset in its profiles).
+  if (backend == wl::AttentionBackend::flash2) return PlanOption{k.name, {k}, 0, {}};
   PlanOption option{k.name, {memset_kernel(gpu), k}, 0, {}};
   return option;
 }
