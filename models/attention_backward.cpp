@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "models/attention_head_tile.h"
 #include "models/block_dispatch.h"
 #include "models/helper_kernels.h"
 
@@ -136,7 +137,10 @@ double causal_dispatch_waves(const wl::AttentionOp& a, const BackwardTiles& t, d
 PlanOption attention_backward_plan(const wl::AttentionOp& a, wl::AttentionBackend backend, bool warpgroup,
                                    const device::Device& gpu) {
   const double e = bytes_per_element(a.dtype);
-  const double d = static_cast<double>(a.head_dim);
+  // cuDNN computes on its head-dimension tile (models/attention_head_tile.h); the tensors keep theirs.
+  const double head_dim = static_cast<double>(a.head_dim);
+  const bool cudnn_tile = warpgroup && backend == wl::AttentionBackend::cudnn;
+  const double d = cudnn_tile ? cudnn_head_dim_tile(head_dim) : head_dim;
   const double bh = double(a.batch) * double(a.heads);
   const double sq = double(a.seq_q), skv = double(a.seq_kv);
   BackwardTiles t = tiles_for(backend, warpgroup, d);
@@ -145,7 +149,7 @@ PlanOption attention_backward_plan(const wl::AttentionOp& a, wl::AttentionBacken
   auto smem = [&] { return (2 * 2 * t.block_q * d + 2 * t.block_kv * d) * e; };
   while (smem() > gpu.shared_bytes_per_block() && t.block_kv > kMinBlock) t.block_kv /= 2;
   while (smem() > gpu.shared_bytes_per_block() && t.block_q > kMinBlock) t.block_q /= 2;
-  const double q_elements = bh * sq * d;
+  const double q_elements = bh * sq * head_dim;
   const double q_bytes = q_elements * e;
   const double kv_blocks = std::ceil(skv / t.block_kv);
   const double q_tiles = std::ceil(sq / t.block_q);
@@ -193,15 +197,16 @@ PlanOption attention_backward_plan(const wl::AttentionOp& a, wl::AttentionBacken
   // DRAM: Q, dO, O's row sums and log-sum-exp once (their tiles shared through L2), K and V read and
   // dK and dV written by their block (per query head: grouped heads are summed afterwards), and the
   // dQ accumulator read and written back.
-  const double kv_bytes = bh * skv * d * e;
+  const double kv_bytes = bh * skv * head_dim * e;
   const double row_stats = 2 * bh * sq * kAccumBytes;
   const double accum = q_elements * kAccumBytes;
   k.dram_bytes = (2 * q_bytes + row_stats + 2 * kv_bytes + 2 * kv_bytes + 2 * accum) / k.blocks;
   k.dram_write_bytes = (2 * kv_bytes + accum) / k.blocks;
   // L2: each step reads its Q and dO tiles and row stats, and sends Bq x d fp32 partials of dQ as
   // reductions (the add happens in L2: one transfer per element).
-  k.l2_bytes = steps * (2 * t.block_q * d * e + 2 * t.block_q * kAccumBytes + t.block_q * d * kAccumBytes) +
-               4 * t.block_kv * d * e;
+  k.l2_bytes = steps * (2 * t.block_q * head_dim * e + 2 * t.block_q * kAccumBytes +
+                        t.block_q * head_dim * kAccumBytes) +
+               4 * t.block_kv * head_dim * e;
   k.dram_rounds = 2;
   k.fixed_cycles = kBackwardFixedCycles;
 
@@ -231,7 +236,7 @@ PlanOption attention_backward_plan(const wl::AttentionOp& a, wl::AttentionBacken
                                               kDqConvertInstructionsPerElement, gpu));
   if (a.kv_heads < a.heads) {
     // Grouped-query attention: sum dK and dV of each group's query heads (fmha_reduce_head, twice).
-    const double group_out = double(a.batch) * double(a.kv_heads) * skv * d;
+    const double group_out = double(a.batch) * double(a.kv_heads) * skv * head_dim;
     for (const char* what :
          {"reduce dK over the query heads of a group", "reduce dV over the query heads of a group"})
       option.kernels.push_back(

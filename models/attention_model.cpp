@@ -6,6 +6,7 @@
 #include "common/errors.h"
 #include "models/attention_backward.h"
 #include "models/attention_flash2_splits.h"
+#include "models/attention_head_tile.h"
 #include "models/attention_single_block.h"
 #include "models/helper_kernels.h"
 
@@ -180,10 +181,14 @@ FlashTiles tiles_for(const device::Device& gpu, wl::AttentionBackend backend, do
 
 PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
   const double e = bytes_per_element(a.dtype);
-  const double d = static_cast<double>(a.head_dim);
+  const double head_dim = static_cast<double>(a.head_dim);
   const double bh = double(a.batch) * double(a.heads);
   const wl::AttentionBackend backend = resolve_backend(a, gpu);
   const bool efficient = backend == wl::AttentionBackend::efficient;
+  // cuDNN computes on its head-dimension tile (models/attention_head_tile.h): tiles, shared memory and
+  // products at the padded width; the tensors it reads and writes keep their own.
+  const bool cudnn_tile = backend == wl::AttentionBackend::cudnn && has_warpgroup_mma(gpu);
+  const double d = cudnn_tile ? cudnn_head_dim_tile(head_dim) : head_dim;
   FlashTiles tiles = tiles_for(gpu, backend, d, e);
   // FlashAttention-2 splits the keys of a grid too small for the GPU (models/attention_flash2_splits.h):
   // 64-row query tiles, each split a block, the partial outputs combined by a second kernel.
@@ -226,10 +231,10 @@ PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
   k.sfu_ops = scores;
   k.overlap = tiles.overlap;
   // DRAM: Q, K, V and O once (the K/V of one head is shared by its query blocks through L2).
-  const double q_bytes = bh * double(a.seq_q) * d * e;
-  const double kv_bytes = 2.0 * a.batch * a.kv_heads * double(a.seq_kv) * d * e;
+  const double q_bytes = bh * double(a.seq_q) * head_dim * e;
+  const double kv_bytes = 2.0 * a.batch * a.kv_heads * double(a.seq_kv) * head_dim * e;
   k.dram_bytes = (2 * q_bytes + kv_bytes) / k.blocks;
-  k.l2_bytes = 2 * block_q * d * e + steps * 2 * block_kv * d * e;
+  k.l2_bytes = 2 * block_q * head_dim * e + steps * 2 * block_kv * head_dim * e;
   k.dram_rounds = kAttentionDramRounds;  // Q, then the first K/V stage
   k.fixed_cycles = kPrefillFixedCycles;
   if (efficient) {
@@ -246,7 +251,7 @@ PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
     k.dram_bytes = (q_bytes + kv_bytes + partials * kPartialBytes) / k.blocks;
     k.dram_write_bytes = partials * kPartialBytes / k.blocks;
     KernelPlan combine = streaming_kernel("split-KV combine", partials, partials * kPartialBytes,
-                                          rows * d * e, kCombineInstructionsPerPartial, gpu);
+                                          rows * head_dim * e, kCombineInstructionsPerPartial, gpu);
     combine.dram_rounds = 1 + splits;
     return PlanOption{k.name, {k, combine}, 0, {}};
   }
