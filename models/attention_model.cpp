@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "common/errors.h"
 #include "models/attention_backward.h"
 #include "models/attention_flash2_splits.h"
 #include "models/attention_head_tile.h"
 #include "models/attention_single_block.h"
+#include "models/block_dispatch.h"
 #include "models/helper_kernels.h"
 
 namespace gpucast::models {
@@ -42,6 +44,15 @@ constexpr double kFa2Overlap = 0.5;
 // set, H100 and H200: small prefill grids (one wave of blocks of one to four KV steps) run about
 // 3.5 us longer than their products and softmax, on both GPUs.
 constexpr double kPrefillFixedCycles = 7000;
+// cuDNN's and FlashAttention-3's warpgroup prefill kernels: a start-up once per kernel (tensor-map
+// descriptors fetched, barriers and the cluster set up, the last blocks' epilogue drained) besides the
+// serial part of each block. Dev split, H100 and H200 (the cuDNN forward kernels alone): one wave of
+// one-step blocks takes 6.5-6.7 us (b8 h16 100 tokens, b1 h16 256), two waves 7.0 us (b16 h16 128);
+// with the per-block 7,000 cycles alone one-wave grids came out 30-35% short. Fit over the dev
+// attention cases of both GPUs together with the causal schedule below (per-block 3,000-7,000 and
+// start-up 0-6,000 cycles): dev attention MAPE 9.3% -> 8.0% (H100), 13.4% -> 12.1% (H200).
+constexpr double kWarpgroupPrefillStartupCycles = 4000;
+constexpr double kWarpgroupPrefillFixedCycles = 6000;
 // The split-KV partial store (decode): dev half of the first H200 run.
 constexpr double kDecodeFixedCycles = 1000;
 // Decode kernels: 128 threads at 128 registers; the grid is split to fill the SMs this many times.
@@ -182,6 +193,29 @@ FlashTiles tiles_for(const device::Device& gpu, wl::AttentionBackend backend, do
   return {block_q, block_kv, kFa2Threads, kFa2Overlap, Pipe::mma_sync};
 }
 
+// Warpgroup kernels schedule a causal grid's query blocks longest first (FlashAttention-3's tile
+// scheduler walks the query blocks of a causal head in reverse; cuDNN alike, dev: the causal cuDNN
+// forwards of 4 to 16 waves came out 7-22% long with the ratio rule, launch order shortest first fit
+// worse): each block to the first free slot in that order (models/block_dispatch.h). Dev attention MAPE
+// with the start-up above: H100 8.8% -> 8.0%, H200 13.35% -> 12.1%.
+double warpgroup_causal_dispatch_waves(const wl::AttentionOp& a, double q_blocks, double block_q,
+                                       double block_kv, double bh, const KernelPlan& k,
+                                       const device::Device& gpu) {
+  const double slots = double(gpu.blocks_per_sm(k.resources(), k.name)) * gpu.sms();
+  if (!(slots >= 1) || q_blocks * bh > kMaxScheduledBlocks) return 0;  // the timer's own rule
+  const double offset = double(a.seq_kv) - double(a.seq_q);
+  std::vector<double> head;
+  head.reserve(static_cast<std::size_t>(q_blocks));
+  for (double i = q_blocks - 1; i >= 0; --i) {  // the last query block (every key) first
+    const double last_key = std::min(double(a.seq_kv), offset + (i + 1) * block_q);
+    head.push_back(std::max(1.0, std::ceil(last_key / block_kv)));
+  }
+  std::vector<double> grid;
+  grid.reserve(static_cast<std::size_t>(q_blocks * bh));
+  for (double h = 0; h < bh; ++h) grid.insert(grid.end(), head.begin(), head.end());
+  return dispatch_waves(grid, slots);
+}
+
 PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
   const double e = bytes_per_element(a.dtype);
   const double head_dim = static_cast<double>(a.head_dim);
@@ -226,6 +260,8 @@ PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
   k.shared_bytes = (block_q * d + stages * 2 * block_kv * d) * e;  // Q tile, K and V stages
   k.pipe = tiles.pipe;
   k.dtype = a.dtype;
+  if (a.causal && splits == 1 && tiles.pipe == Pipe::tensor)
+    k.dispatch_waves = warpgroup_causal_dispatch_waves(a, q_blocks, block_q, block_kv, bh, k, gpu);
   const double scores = block_q * block_kv * steps;
   k.pipe_flops = 4 * d * scores;
   // The diagonal step of a causal block computes a full tile and masks half of it.
@@ -240,6 +276,10 @@ PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
   k.l2_bytes = 2 * block_q * head_dim * e + steps * 2 * block_kv * head_dim * e;
   k.dram_rounds = kAttentionDramRounds;  // Q, then the first K/V stage
   k.fixed_cycles = kPrefillFixedCycles;
+  if (tiles.pipe == Pipe::tensor) {
+    k.fixed_cycles = kWarpgroupPrefillFixedCycles;
+    k.startup_cycles = kWarpgroupPrefillStartupCycles;
+  }
   if (efficient) {
     // Q, then K and V of every step in turn; the kernel needs no workspace (one launch in the profile).
     k.dram_rounds = 1 + kEfficientRoundsPerStep * steps;

@@ -58,3 +58,19 @@ SCENARIO("a causal backward of one head in one wave lasts its longest key block"
   // the first block's 32 tiles.
   CHECK(models::plan_op(a, gpu).front().kernels[2].dispatch_waves == Approx(32 / 16.5));
 }
+
+SCENARIO("a causal warpgroup forward schedules its query blocks longest first; FlashAttention-2 keeps the ratio rule") {
+  wl::AttentionOp a;
+  a.batch = 1;
+  a.heads = a.kv_heads = 1;
+  a.seq_q = a.seq_kv = 4096;  // 32 query blocks of 128 rows walking 1 to 32 key steps
+  a.head_dim = 128;
+  a.dtype = DataType::bf16;
+  a.causal = true;
+  const device::Device gpu(test::gpu_builder{}.build());
+  a.backend = wl::AttentionBackend::cudnn;
+  // One head on 100 SMs: one wave, as long as the longest block (32 steps) over the average (16.5).
+  CHECK(models::plan_op(a, gpu).front().kernels.back().dispatch_waves == Approx(32 / 16.5));
+  a.backend = wl::AttentionBackend::flash2;
+  CHECK(models::plan_op(a, gpu).front().kernels.back().dispatch_waves == 0);
+}
