@@ -117,9 +117,9 @@ PlanOption norm_backward_plan(const wl::RowOp& r, const device::Device& gpu) {
   const double elements = rows * hidden;
   const double out_bytes = hidden * e * (rms ? 1 : 2);
   const double block_dim_y = rows < kGammaBetaFewRows    ? 1
-                             : rows < kGammaBetaSomeRows  ? 8
+                             : rows < kGammaBetaSomeRows ? 8
                              : rows < kGammaBetaManyRows ? 16
-                                                          : 32;
+                                                         : 32;
   KernelPlan g;
   g.name = "GammaBetaBackwardCUDAKernel<32, " + std::to_string(int(block_dim_y)) + ">";
   g.blocks = std::ceil(hidden / kGammaBetaColumns);

@@ -15,7 +15,7 @@ wl::AttentionOp prefill(wl::Count heads) {
   wl::AttentionOp a;
   a.batch = 1;
   a.heads = a.kv_heads = heads;
-  a.seq_q = 64;  // one 64-row query tile per head
+  a.seq_q = 64;    // one 64-row query tile per head
   a.seq_kv = 512;  // two 256-key blocks at head_dim 64
   a.head_dim = 64;
   a.dtype = DataType::bf16;

@@ -59,7 +59,9 @@ SCENARIO("a causal backward of one head in one wave lasts its longest key block"
   CHECK(models::plan_op(a, gpu).front().kernels[2].dispatch_waves == Approx(32 / 16.5));
 }
 
-SCENARIO("a causal warpgroup forward schedules its query blocks longest first; FlashAttention-2 keeps the ratio rule") {
+SCENARIO(
+    "a causal warpgroup forward schedules its query blocks longest first; FlashAttention-2 keeps the ratio "
+    "rule") {
   wl::AttentionOp a;
   a.batch = 1;
   a.heads = a.kv_heads = 1;
