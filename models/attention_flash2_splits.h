@@ -13,16 +13,16 @@
 namespace gpucast::models {
 
 // The split-KV kernel's query rows per block and its key rows per block by head size.
-inline constexpr double kFlash2SplitBlockQ = 64;
+constexpr double kFlash2SplitBlockQ = 64;
 [[nodiscard]] inline double flash2_split_block_kv(double head_dim) {
   return head_dim <= 64 ? 256 : (head_dim <= 128 ? 128 : 64);
 }
 // The heuristic's constants: the fill below which it splits, the efficiency share it settles for, the
 // split cap and the blocks per SM it assumes.
-inline constexpr double kFlash2SplitFill = 0.8;
-inline constexpr double kFlash2SplitEfficiencyShare = 0.85;
-inline constexpr double kFlash2MaxSplits = 128;
-inline constexpr double kFlash2SplitBlocksPerSm = 2;
+constexpr double kFlash2SplitFill = 0.8;
+constexpr double kFlash2SplitEfficiencyShare = 0.85;
+constexpr double kFlash2MaxSplits = 128;
+constexpr double kFlash2SplitBlocksPerSm = 2;
 
 // Split count for `tiles` = batch x heads x 64-row query tiles over `kv_blocks` key blocks on `sms` SMs.
 [[nodiscard]] inline int flash2_num_splits(double tiles, double sms, double kv_blocks) {

@@ -5,7 +5,7 @@
 // backward, 80 and 96 run ..._64x128x128, 128 the x128 kernels, 256 ..._64x128x256).
 namespace gpucast::models {
 
-inline constexpr double kCudnnHeadTiles[] = {64, 128, 256};
+constexpr double kCudnnHeadTiles[] = {64, 128, 256};
 
 // The head dimension a cuDNN warpgroup kernel computes with: the smallest tile that holds `head_dim`
 // (beyond the largest tile, the head dimension itself).

@@ -10,7 +10,7 @@ namespace gpucast::models {
 
 // Grids with more blocks than this are not scheduled block by block: their tail is a small share of
 // their many waves and they are charged their average work (blocks / slots waves; assumption).
-inline constexpr double kMaxScheduledBlocks = 1 << 20;
+constexpr double kMaxScheduledBlocks = 1 << 20;
 
 // The grid's length in waves of its average block: the greedy schedule's end over the average
 // block's work, for blocks with `work` (any unit, in launch order) on `slots` slots. At least
