@@ -72,6 +72,22 @@ def second_run(gpucast, split):
             cases = [c for c in validate(gpucast, gpu_dir, description, name)["cases"] if c["split"] == split]
             row.append((mape([abs(c["error"]) for c in cases]), 100 * statistics.mean(c["error"] for c in cases)))
         print(f"| {title} | {row[0][0]:.1f}% | {row[1][0]:.1f}% | {row[1][1]:+.1f}% |")
+    print("\n| description | cases whose runs agree within 10%: MAPE against their mean | MAPE against the faster run |")
+    print("| --- | ---: | ---: |")
+    for title, gpu_dir, description in RUNS:
+        def load(name):
+            path = os.path.join(ROOT, "validation", gpu_dir, name)
+            return {c["id"]: c["measured_us"] for c in json.load(open(path))["cases"] if "measured_us" in c}
+        first, second = load("kernels.json"), load("kernels-run2.json")
+        stable, faster = [], []
+        for c in validate(gpucast, gpu_dir, description)["cases"]:
+            if c["split"] != split or c["id"] not in second:
+                continue
+            a, b = first[c["id"]], second[c["id"]]
+            faster.append(abs(c["predicted_us"] - min(a, b)) / min(a, b))
+            if abs(a - b) / min(a, b) <= 0.1:
+                stable.append(abs(c["predicted_us"] - (a + b) / 2) / ((a + b) / 2))
+        print(f"| {title} | {mape(stable):.1f}% ({len(stable)}) | {mape(faster):.1f}% |")
     print("\n| GPU | run 2 against run 1: mean abs. difference | median | cases over 10% |")
     print("| --- | ---: | ---: | ---: |")
     for gpu_dir in sorted({g for _, g, _ in RUNS}):
