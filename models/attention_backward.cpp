@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
+#include "models/attention_head_tile.h"
+#include "models/block_dispatch.h"
 #include "models/helper_kernels.h"
 
 namespace gpucast::models {
@@ -49,8 +52,6 @@ constexpr double kBackwardOverlap = 0;
 constexpr double kCudnnBackwardEfficiency = 0.87;
 constexpr double kFa2BackwardEfficiency = 0.61;
 constexpr double kEfficientBackwardEfficiency = 0.26;
-// Causal tiles on the diagonal are masked element by element (the forward's figure).
-constexpr double kBackwardCausalEfficiency = 0.9;
 // The dQ accumulator is fp32 (FlashAttention's dq_accum, cuDNN's dQ workspace; library fact); D =
 // rowsum(dO * O) is one fp32 per query row.
 constexpr double kAccumBytes = 4;
@@ -108,12 +109,38 @@ BackwardTiles tiles_for(wl::AttentionBackend backend, bool warpgroup, double d) 
           kBackwardOverlap, "flash2 bwd dq dk dv"};
 }
 
+// Causal grids: key block j walks the query tiles from the diagonal on. The blocks go to the SMs in
+// launch order (key block fastest, then the head), each to the first slot that frees: the grid's length
+// in waves of its average block (models/block_dispatch.h). Dev (H100): the causal cuDNN cases a few
+// heads deep (b1 h16 4096 tokens d64, b1 h32 2048 d128, b4 h32 256 d64) ran 15-40% over their average
+// work, those many heads deep (b16 h16 2048, b2 h32 4096) within 5%: as this schedule gives.
+double causal_dispatch_waves(const wl::AttentionOp& a, const BackwardTiles& t, double kv_blocks, double bh,
+                             const KernelPlan& k, const device::Device& gpu) {
+  const double slots = double(gpu.blocks_per_sm(k.resources(), k.name)) * gpu.sms();
+  const double blocks = kv_blocks * bh;
+  if (!(slots >= 1) || blocks > kMaxScheduledBlocks) return 0;  // the timer's own waves
+  const double sq = double(a.seq_q), offset = double(a.seq_kv) - sq;
+  std::vector<double> head;
+  head.reserve(static_cast<std::size_t>(kv_blocks));
+  for (double j = 0; j < kv_blocks; ++j) {
+    const double first_query = std::max(0.0, j * t.block_kv - offset);
+    head.push_back(std::max(1.0, std::ceil((sq - std::min(sq, first_query)) / t.block_q)));
+  }
+  std::vector<double> grid;
+  grid.reserve(static_cast<std::size_t>(blocks));
+  for (double h = 0; h < bh; ++h) grid.insert(grid.end(), head.begin(), head.end());
+  return dispatch_waves(grid, slots);
+}
+
 }  // namespace
 
 PlanOption attention_backward_plan(const wl::AttentionOp& a, wl::AttentionBackend backend, bool warpgroup,
                                    const device::Device& gpu) {
   const double e = bytes_per_element(a.dtype);
-  const double d = static_cast<double>(a.head_dim);
+  // cuDNN computes on its head-dimension tile (models/attention_head_tile.h); the tensors keep theirs.
+  const double head_dim = static_cast<double>(a.head_dim);
+  const bool cudnn_tile = warpgroup && backend == wl::AttentionBackend::cudnn;
+  const double d = cudnn_tile ? cudnn_head_dim_tile(head_dim) : head_dim;
   const double bh = double(a.batch) * double(a.heads);
   const double sq = double(a.seq_q), skv = double(a.seq_kv);
   BackwardTiles t = tiles_for(backend, warpgroup, d);
@@ -122,7 +149,7 @@ PlanOption attention_backward_plan(const wl::AttentionOp& a, wl::AttentionBacken
   auto smem = [&] { return (2 * 2 * t.block_q * d + 2 * t.block_kv * d) * e; };
   while (smem() > gpu.shared_bytes_per_block() && t.block_kv > kMinBlock) t.block_kv /= 2;
   while (smem() > gpu.shared_bytes_per_block() && t.block_q > kMinBlock) t.block_q /= 2;
-  const double q_elements = bh * sq * d;
+  const double q_elements = bh * sq * head_dim;
   const double q_bytes = q_elements * e;
   const double kv_blocks = std::ceil(skv / t.block_kv);
   const double q_tiles = std::ceil(sq / t.block_q);
@@ -153,27 +180,33 @@ PlanOption attention_backward_plan(const wl::AttentionOp& a, wl::AttentionBacken
   k.pipe = t.pipe;
   k.dtype = a.dtype;
   // The grid's fastest index is the key/value block, from the first keys (the longest causal walk)
-  // to the last (the shortest): each head's long blocks start first and the grid ends on short ones,
-  // so unequal blocks leave no long tail (unlike the forward, whose causal grid ends on its longest).
+  // to the last (the shortest), then the head (FlashAttention-2's grid (n_blocks, batch, heads);
+  // cuDNN's alike, dev: see causal_dispatch_waves). A causal grid only a few heads deep per slot ends
+  // on the last heads' long blocks, started late.
   k.longest_block_ratio = 1;
+  if (a.causal) k.dispatch_waves = causal_dispatch_waves(a, t, kv_blocks, bh, k, gpu);
   const double scores = t.block_q * t.block_kv * steps;
   k.pipe_flops = kBackwardProducts * 2 * d * scores;
-  k.pipe_efficiency = t.efficiency * (a.causal ? kBackwardCausalEfficiency : 1.0);
+  // The diagonal tile is computed whole and masked: it is counted as a full step above, and its
+  // masking costs no measurable time once the causal grid's tail is charged (dev: the causal cuDNN
+  // cases came out 7-16% long with the forward's 0.9 on top of the schedule, 2-8% either way without).
+  k.pipe_efficiency = t.efficiency;
   k.simt_instructions = kSimtInstructionsPerScore * scores;
   k.sfu_ops = scores;
   k.overlap = t.overlap;
   // DRAM: Q, dO, O's row sums and log-sum-exp once (their tiles shared through L2), K and V read and
   // dK and dV written by their block (per query head: grouped heads are summed afterwards), and the
   // dQ accumulator read and written back.
-  const double kv_bytes = bh * skv * d * e;
+  const double kv_bytes = bh * skv * head_dim * e;
   const double row_stats = 2 * bh * sq * kAccumBytes;
   const double accum = q_elements * kAccumBytes;
   k.dram_bytes = (2 * q_bytes + row_stats + 2 * kv_bytes + 2 * kv_bytes + 2 * accum) / k.blocks;
   k.dram_write_bytes = (2 * kv_bytes + accum) / k.blocks;
   // L2: each step reads its Q and dO tiles and row stats, and sends Bq x d fp32 partials of dQ as
   // reductions (the add happens in L2: one transfer per element).
-  k.l2_bytes = steps * (2 * t.block_q * d * e + 2 * t.block_q * kAccumBytes + t.block_q * d * kAccumBytes) +
-               4 * t.block_kv * d * e;
+  k.l2_bytes = steps * (2 * t.block_q * head_dim * e + 2 * t.block_q * kAccumBytes +
+                        t.block_q * head_dim * kAccumBytes) +
+               4 * t.block_kv * head_dim * e;
   k.dram_rounds = 2;
   k.fixed_cycles = kBackwardFixedCycles;
 
@@ -203,7 +236,7 @@ PlanOption attention_backward_plan(const wl::AttentionOp& a, wl::AttentionBacken
                                               kDqConvertInstructionsPerElement, gpu));
   if (a.kv_heads < a.heads) {
     // Grouped-query attention: sum dK and dV of each group's query heads (fmha_reduce_head, twice).
-    const double group_out = double(a.batch) * double(a.kv_heads) * skv * d;
+    const double group_out = double(a.batch) * double(a.kv_heads) * skv * head_dim;
     for (const char* what :
          {"reduce dK over the query heads of a group", "reduce dV over the query heads of a group"})
       option.kernels.push_back(

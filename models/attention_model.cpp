@@ -2,10 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "common/errors.h"
 #include "models/attention_backward.h"
+#include "models/attention_flash2_splits.h"
+#include "models/attention_head_tile.h"
 #include "models/attention_single_block.h"
+#include "models/block_dispatch.h"
 #include "models/helper_kernels.h"
 
 namespace gpucast::models {
@@ -40,6 +44,15 @@ constexpr double kFa2Overlap = 0.5;
 // set, H100 and H200: small prefill grids (one wave of blocks of one to four KV steps) run about
 // 3.5 us longer than their products and softmax, on both GPUs.
 constexpr double kPrefillFixedCycles = 7000;
+// cuDNN's and FlashAttention-3's warpgroup prefill kernels: a start-up once per kernel (tensor-map
+// descriptors fetched, barriers and the cluster set up, the last blocks' epilogue drained) besides the
+// serial part of each block. Dev split, H100 and H200 (the cuDNN forward kernels alone): one wave of
+// one-step blocks takes 6.5-6.7 us (b8 h16 100 tokens, b1 h16 256), two waves 7.0 us (b16 h16 128);
+// with the per-block 7,000 cycles alone one-wave grids came out 30-35% short. Fit over the dev
+// attention cases of both GPUs together with the causal schedule below (per-block 3,000-7,000 and
+// start-up 0-6,000 cycles): dev attention MAPE 9.3% -> 8.0% (H100), 13.4% -> 12.1% (H200).
+constexpr double kWarpgroupPrefillStartupCycles = 4000;
+constexpr double kWarpgroupPrefillFixedCycles = 6000;
 // The split-KV partial store (decode): dev half of the first H200 run.
 constexpr double kDecodeFixedCycles = 1000;
 // Decode kernels: 128 threads at 128 registers; the grid is split to fill the SMs this many times.
@@ -98,6 +111,9 @@ constexpr double kPartialBytes = 4;
 // Lane instructions per partial element of the split-KV combine kernel (load, rescale by the
 // log-sum-exp, add, store; assumption).
 constexpr double kCombineInstructionsPerPartial = 6;
+// Lane instructions per score of the math backend's softmax backward: two loads, the product, the
+// row sum's share, the subtract, the multiply and the store (assumption).
+constexpr double kSoftmaxBackwardInstructionsPerElement = 8;
 
 // Average number of KV steps a query block executes; causal blocks stop at the diagonal
 // (aligned to the end of the keys, as FlashAttention does when seq_q < seq_kv).
@@ -177,28 +193,75 @@ FlashTiles tiles_for(const device::Device& gpu, wl::AttentionBackend backend, do
   return {block_q, block_kv, kFa2Threads, kFa2Overlap, Pipe::mma_sync};
 }
 
+// Warpgroup kernels schedule a causal grid's query blocks longest first (FlashAttention-3's tile
+// scheduler walks the query blocks of a causal head in reverse; cuDNN alike, dev: the causal cuDNN
+// forwards of 4 to 16 waves came out 7-22% long with the ratio rule, launch order shortest first fit
+// worse): each block to the first free slot in that order (models/block_dispatch.h). Dev attention MAPE
+// with the start-up above: H100 8.8% -> 8.0%, H200 13.35% -> 12.1%.
+double warpgroup_causal_dispatch_waves(const wl::AttentionOp& a, double q_blocks, double block_q,
+                                       double block_kv, double bh, const KernelPlan& k,
+                                       const device::Device& gpu) {
+  const double slots = double(gpu.blocks_per_sm(k.resources(), k.name)) * gpu.sms();
+  if (!(slots >= 1) || q_blocks * bh > kMaxScheduledBlocks) return 0;  // the timer's own rule
+  const double offset = double(a.seq_kv) - double(a.seq_q);
+  std::vector<double> head;
+  head.reserve(static_cast<std::size_t>(q_blocks));
+  for (double i = q_blocks - 1; i >= 0; --i) {  // the last query block (every key) first
+    const double last_key = std::min(double(a.seq_kv), offset + (i + 1) * block_q);
+    head.push_back(std::max(1.0, std::ceil(last_key / block_kv)));
+  }
+  std::vector<double> grid;
+  grid.reserve(static_cast<std::size_t>(q_blocks * bh));
+  for (double h = 0; h < bh; ++h) grid.insert(grid.end(), head.begin(), head.end());
+  return dispatch_waves(grid, slots);
+}
+
 PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
   const double e = bytes_per_element(a.dtype);
-  const double d = static_cast<double>(a.head_dim);
+  const double head_dim = static_cast<double>(a.head_dim);
   const double bh = double(a.batch) * double(a.heads);
   const wl::AttentionBackend backend = resolve_backend(a, gpu);
   const bool efficient = backend == wl::AttentionBackend::efficient;
-  const FlashTiles tiles = tiles_for(gpu, backend, d, e);
+  // cuDNN computes on its head-dimension tile (models/attention_head_tile.h): tiles, shared memory and
+  // products at the padded width; the tensors it reads and writes keep their own.
+  const bool cudnn_tile = backend == wl::AttentionBackend::cudnn && has_warpgroup_mma(gpu);
+  const double d = cudnn_tile ? cudnn_head_dim_tile(head_dim) : head_dim;
+  FlashTiles tiles = tiles_for(gpu, backend, d, e);
+  // FlashAttention-2 splits the keys of a grid too small for the GPU (models/attention_flash2_splits.h):
+  // 64-row query tiles, each split a block, the partial outputs combined by a second kernel.
+  int splits = 1;
+  if (backend == wl::AttentionBackend::flash2) {
+    const double split_kv = flash2_split_block_kv(d);
+    splits = flash2_num_splits(bh * std::ceil(double(a.seq_q) / kFlash2SplitBlockQ), gpu.sms(),
+                               std::ceil(double(a.seq_kv) / split_kv));
+    if (splits > 1) {
+      tiles.block_q = kFlash2SplitBlockQ;
+      tiles.block_kv = split_kv;
+      while ((tiles.block_q * d + 2 * tiles.block_kv * d) * e > gpu.shared_bytes_per_block() &&
+             tiles.block_kv > kFa2MinBlockKV)
+        tiles.block_kv /= 2;
+    }
+  }
   const double block_q = tiles.block_q, block_kv = tiles.block_kv;
   const double q_blocks = std::ceil(double(a.seq_q) / block_q);
-  const double steps = kv_steps_per_block(a, block_q, block_kv);
+  // Each split walks its share of the key blocks.
+  const double walked = kv_steps_per_block(a, block_q, block_kv);
+  const double steps = splits > 1 ? std::ceil(walked / splits) : walked;
   KernelPlan k;
   // Causal query blocks stop at the diagonal: the last ones do every KV step.
-  k.longest_block_ratio = std::ceil(double(a.seq_kv) / block_kv) / steps;
-  k.name = "flash attention fwd " + std::to_string(int(block_q)) + "x" + std::to_string(int(block_kv)) +
-           (a.causal ? " causal" : "");
-  k.blocks = q_blocks * bh;
+  k.longest_block_ratio = std::max(1.0, std::ceil(std::ceil(double(a.seq_kv) / block_kv) / splits) / steps);
+  k.name = std::string(splits > 1 ? "flash attention split-KV fwd " : "flash attention fwd ") +
+           std::to_string(int(block_q)) + "x" + std::to_string(int(block_kv)) + (a.causal ? " causal" : "") +
+           (splits > 1 ? ", " + std::to_string(splits) + " KV splits" : "");
+  k.blocks = q_blocks * bh * splits;
   k.threads = static_cast<int>(tiles.threads);
   k.registers = tiles.pipe == Pipe::tensor ? kHopperRegisters : kFa2Registers;
   const double stages = tiles.pipe == Pipe::tensor ? kHopperKvStages : kFa2KvStages;
   k.shared_bytes = (block_q * d + stages * 2 * block_kv * d) * e;  // Q tile, K and V stages
   k.pipe = tiles.pipe;
   k.dtype = a.dtype;
+  if (a.causal && splits == 1 && tiles.pipe == Pipe::tensor)
+    k.dispatch_waves = warpgroup_causal_dispatch_waves(a, q_blocks, block_q, block_kv, bh, k, gpu);
   const double scores = block_q * block_kv * steps;
   k.pipe_flops = 4 * d * scores;
   // The diagonal step of a causal block computes a full tile and masks half of it.
@@ -207,17 +270,37 @@ PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
   k.sfu_ops = scores;
   k.overlap = tiles.overlap;
   // DRAM: Q, K, V and O once (the K/V of one head is shared by its query blocks through L2).
-  const double q_bytes = bh * double(a.seq_q) * d * e;
-  const double kv_bytes = 2.0 * a.batch * a.kv_heads * double(a.seq_kv) * d * e;
+  const double q_bytes = bh * double(a.seq_q) * head_dim * e;
+  const double kv_bytes = 2.0 * a.batch * a.kv_heads * double(a.seq_kv) * head_dim * e;
   k.dram_bytes = (2 * q_bytes + kv_bytes) / k.blocks;
-  k.l2_bytes = 2 * block_q * d * e + steps * 2 * block_kv * d * e;
+  k.l2_bytes = 2 * block_q * head_dim * e + steps * 2 * block_kv * head_dim * e;
   k.dram_rounds = kAttentionDramRounds;  // Q, then the first K/V stage
   k.fixed_cycles = kPrefillFixedCycles;
+  if (tiles.pipe == Pipe::tensor) {
+    k.fixed_cycles = kWarpgroupPrefillFixedCycles;
+    k.startup_cycles = kWarpgroupPrefillStartupCycles;
+  }
   if (efficient) {
     // Q, then K and V of every step in turn; the kernel needs no workspace (one launch in the profile).
     k.dram_rounds = 1 + kEfficientRoundsPerStep * steps;
     return PlanOption{k.name, {k}, 0, {}};
   }
+  if (splits > 1) {
+    // The split kernel writes fp32 partial outputs and their log-sum-exps instead of O; the combine
+    // kernel (flash_fwd_splitkv_combine_kernel) reads each row's log-sum-exps, then each split's partial
+    // row in turn (a dependent round trip per split), and writes O.
+    const double rows = bh * double(a.seq_q);
+    const double partials = rows * splits * (d + kPartialStatsPerRow);
+    k.dram_bytes = (q_bytes + kv_bytes + partials * kPartialBytes) / k.blocks;
+    k.dram_write_bytes = partials * kPartialBytes / k.blocks;
+    KernelPlan combine = streaming_kernel("split-KV combine", partials, partials * kPartialBytes,
+                                          rows * head_dim * e, kCombineInstructionsPerPartial, gpu);
+    combine.dram_rounds = 1 + splits;
+    return PlanOption{k.name, {k, combine}, 0, {}};
+  }
+  // FlashAttention-2's forward launches its kernel alone (flash_fwd_kernel, one launch in every flash2
+  // profile, dev and calibration); cuDNN zeroes a workspace first (the Memset in its profiles).
+  if (backend == wl::AttentionBackend::flash2) return PlanOption{k.name, {k}, 0, {}};
   PlanOption option{k.name, {memset_kernel(gpu), k}, 0, {}};
   return option;
 }
@@ -294,7 +377,7 @@ PlanOption decode(const wl::AttentionOp& a, const device::Device& gpu) {
 // then P V. Backward runs the same products transposed, twice as many, and the softmax gradient.
 // Half-precision inputs are computed in fp32 (PyTorch 2.5+ upcasts q, k and v in the math path
 // unless allow_fp16_bf16_reduction_math_sdp is set): casts in and out, fp32 products and scores.
-PlanOption math_attention(const wl::AttentionOp& a) {
+PlanOption math_attention(const wl::AttentionOp& a, const device::Device& gpu) {
   const wl::Count bh = a.batch * a.heads;
   const bool upcast = a.dtype == DataType::bf16 || a.dtype == DataType::fp16;
   const DataType t = upcast ? DataType::fp32 : a.dtype;
@@ -353,7 +436,14 @@ PlanOption math_attention(const wl::AttentionOp& a) {
     // dQ = dS K, dK = dS^T Q: three d-wide products over the sequence and one score-sized one.
     wl::ElementwiseOp grad_mul = scale;
     grad_mul.inputs = 2;
-    option.sub_ops = {pv, qk, grad_mul, softmax, pv, pv};
+    option.sub_ops = {pv, qk, grad_mul, pv, pv};
+    // The softmax's backward (softmax_warp_backward in the dev profiles) reads the gradient and the
+    // saved probabilities and writes dS: three score-sized streams, where the forward's kernel moves
+    // two (dev: b4 h32 1024 d128, 530 us, as long as the two-input multiply before it).
+    const double scores = double(bh) * double(a.seq_q) * double(a.seq_kv);
+    const double score_bytes = scores * bytes_per_element(t);
+    option.kernels.push_back(streaming_kernel("softmax backward", scores, 2 * score_bytes, score_bytes,
+                                              kSoftmaxBackwardInstructionsPerElement, gpu));
   }
   if (upcast) {
     wl::ElementwiseOp q_in, kv_in, out;
@@ -379,7 +469,7 @@ PlanOption math_attention(const wl::AttentionOp& a) {
 std::vector<PlanOption> AttentionModel::plan(const wl::Op& op, const device::Device& gpu) const {
   const auto& a = std::get<wl::AttentionOp>(op);
   const wl::AttentionBackend backend = resolve_backend(a, gpu);
-  if (backend == wl::AttentionBackend::math) return {math_attention(a)};
+  if (backend == wl::AttentionBackend::math) return {math_attention(a, gpu)};
   const bool warpgroup = warpgroup_kernel(backend, gpu);  // a backend the GPU cannot run is an error
   gpu.require_tensor(a.dtype);                            // fused kernels need tensor cores for this type
   if (a.backward) return {attention_backward_plan(a, backend, warpgroup, gpu)};

@@ -15,12 +15,20 @@ namespace {
 // host issues every launch with the GPU waiting: the flush hides only the host work before them.
 constexpr int kEmbeddingSortKernels = 28;
 constexpr int kEmbeddingSortHostSyncs = 2;
-// GammaBetaBackwardCUDAKernel's block: 32 columns by 32 rows per step, four steps in flight (dev
-// constant: the weight gradient of 64-320 columns grows by about 2.7 ns per row on the H100, as
-// four DRAM latencies per 128 rows).
+// GammaBetaBackwardCUDAKernelTemplate<T, T_ACC, 32, block_dim_y, rows_per_block_y, ...>: a block of
+// 32 columns by block_dim_y threads walks every row, 8 rows per thread an iteration (rows_per_block_y =
+// 8 x block_dim_y); block_dim_y is 1 below 64 rows, 8 below 128, 16 below 256, else 32
+// (LaunchGammaBetaBackwardCUDAKernel, aten/src/ATen/native/cuda/layer_norm_kernel.cu; library fact:
+// the profiles show <32, 1, 8> at 1 and 7 rows, <32, 8, 64> at 100, <32, 32, 256> from 1,000 rows).
 constexpr double kGammaBetaColumns = 32;
-constexpr double kGammaBetaRowsPerStep = 32;
-constexpr double kGammaBetaStepsInFlight = 4;
+constexpr double kGammaBetaRowsPerThread = 8;
+constexpr double kGammaBetaFewRows = 64;
+constexpr double kGammaBetaSomeRows = 128;
+constexpr double kGammaBetaManyRows = 256;
+// Each iteration loads its rows' mean and rstd (a lane each, shuffled to the warp after a __syncwarp),
+// then the rows of dY and X: two dependent round trips (dev: the weight gradient of 64-320 columns,
+// two blocks to ten, grows by about 0.7 us per iteration of 256 rows on the H100, two DRAM latencies).
+constexpr double kGammaBetaRoundsPerIteration = 2;
 // 32-bit indexing limit of TensorIterator (2^31 bytes): larger tensors are split into launches.
 constexpr double kMaxIndexBytes = 2147483648.0;
 // A bound on those splits, so that a non-finite or absurd size cannot loop forever (assumption).
@@ -32,9 +40,11 @@ constexpr int kGradInputThreads = 128;
 constexpr int kGradInputRegisters = 48;
 constexpr double kGradInputScalarUnroll = 4;
 // Share of the L2 the resident rows' dY and X may fill before the second pass over them misses (dev,
-// H100's 50 MB: 21.6 MB of rows in flight (65536 x 4099 fp16) and 27 MB (16384 x 5120 bf16) miss,
-// 1.7 MB (16384 x 320 bf16) hits; the share between is an assumption).
-constexpr double kRereadL2Share = 0.35;
+// both GPUs: 21.6 MB of rows in flight (65536 x 4099 fp16) misses on the H100's 50 MB and on the
+// H200's 60 MB (0.36 of it: rereads at five row-bytes per row on both), 27 MB (16384 x 5120 bf16)
+// misses; 13 MB (100 x 16384 fp32, 0.26 of the H100's L2) and 1.7 MB (16384 x 320 bf16) hit; 0.3 is
+// the middle of what dev leaves open).
+constexpr double kRereadL2Share = 0.3;
 // Lane instructions per element of the input gradient: layer norm, RMS norm (assumption).
 constexpr double kGradInputInstructionsPerElement = 20;
 constexpr double kRmsGradInputInstructionsPerElement = 14;
@@ -106,18 +116,25 @@ PlanOption norm_backward_plan(const wl::RowOp& r, const device::Device& gpu) {
   // leave most SMs idle however many rows there are, and its time grows with the rows.
   const double elements = rows * hidden;
   const double out_bytes = hidden * e * (rms ? 1 : 2);
+  const double block_dim_y = rows < kGammaBetaFewRows    ? 1
+                             : rows < kGammaBetaSomeRows ? 8
+                             : rows < kGammaBetaManyRows ? 16
+                                                         : 32;
   KernelPlan g;
-  g.name = "GammaBetaBackwardCUDAKernel";
+  g.name = "GammaBetaBackwardCUDAKernel<32, " + std::to_string(int(block_dim_y)) + ">";
   g.blocks = std::ceil(hidden / kGammaBetaColumns);
-  g.threads = static_cast<int>(kGammaBetaColumns * kGammaBetaRowsPerStep);
+  g.threads = static_cast<int>(kGammaBetaColumns * block_dim_y);
   g.registers = kGammaBetaRegisters;
   g.simt_instructions = kGammaBetaInstructionsPerElement * elements / g.blocks;
   g.dram_bytes = (2 * elements * e + rows * kRowStatsBytes + out_bytes) / g.blocks;
   g.dram_write_bytes = out_bytes / g.blocks;
   g.l2_bytes = g.dram_bytes;
-  g.dram_rounds = std::ceil(rows / (kGammaBetaRowsPerStep * kGammaBetaStepsInFlight));
-  g.bytes_in_flight = g.threads * 2 * e * kGammaBetaStepsInFlight;  // dY and X
-  g.fixed_cycles = block_reduce_cycles(g.threads, gpu);
+  g.dram_rounds = kGammaBetaRoundsPerIteration * std::ceil(rows / (kGammaBetaRowsPerThread * block_dim_y));
+  // An iteration's dY and X rows, spread over its two round trips (the stats' round carries next to
+  // nothing): what each dependent round keeps in flight on average.
+  g.bytes_in_flight = g.threads * 2 * e * kGammaBetaRowsPerThread / kGammaBetaRoundsPerIteration;
+  // One thread per column needs no reduction across threads (block_dim_y = 1).
+  g.fixed_cycles = block_dim_y > 1 ? block_reduce_cycles(g.threads, gpu) : 0;
   return PlanOption{k.name + " + GammaBetaBackward", {k, g}, 0};
 }
 

@@ -26,6 +26,9 @@ struct KernelPlan {
   // Above 1 (causal attention), blocks dispatched in launch order leave an SM finishing a long
   // block after the others are done.
   double longest_block_ratio = 1;
+  // When above 0: the grid's length in waves of the average block, from the op model's own schedule
+  // of its unequal blocks (models/block_dispatch.h); it replaces the wave count and the ratio above.
+  double dispatch_waves = 0;
 
   // Arithmetic per block.
   Pipe pipe = Pipe::none;

@@ -104,7 +104,11 @@ KernelTiming time_kernel_from(const models::KernelPlan& k, const device::Device&
     else if (longest == w.memory) out.memory_us += count * longest;
     else out.latency_us += count * longest;
   };
-  if (k.longest_block_ratio > 1) {
+  if (k.dispatch_waves > 0) {
+    // The op model scheduled its unequal blocks (models/block_dispatch.h): full waves of the
+    // average block, as many as that schedule lasts.
+    add(wave(std::min(blocks, slots), k, gpu, pipe_us, sfu_us, fixed_us, loads_from_l2), k.dispatch_waves);
+  } else if (k.longest_block_ratio > 1) {
     // Unequal blocks: a new block starts wherever one ends, so the average work spreads evenly
     // (no wave quantization), but the grid ends with some SM finishing a longest block. With one
     // wave that block is the whole time; with more, the work left when it starts shrinks toward

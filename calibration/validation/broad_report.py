@@ -26,8 +26,8 @@ RUNS = [  # (title, measured GPU, description predicted with)
 ]
 
 
-def validate(gpucast, gpu_dir, description):
-    path = os.path.join(ROOT, "validation", gpu_dir, "kernels.json")
+def validate(gpucast, gpu_dir, description, measurements="kernels.json"):
+    path = os.path.join(ROOT, "validation", gpu_dir, measurements)
     out = subprocess.run([gpucast, "validate", "--gpu", description, "--offline", path, "--format", "json", "--cases"],
                          capture_output=True, text=True, cwd=ROOT, check=True).stdout
     return json.loads(out)
@@ -48,13 +48,65 @@ def noise(gpu_dir, split):
     return by_family
 
 
+def between_runs(gpu_dir, split):
+    """The second measurement (kernels-run2.json: a new process on a new lease, calibration/runs/
+    broad_suite_run2.sh) against the first, per case of the split: |run 2 - run 1| / run 1."""
+    def load(name):
+        path = os.path.join(ROOT, "validation", gpu_dir, name)
+        return {c["id"]: c for c in json.load(open(path))["cases"] if "measured_us" in c}
+    first, second = load("kernels.json"), load("kernels-run2.json")
+    return [abs(second[i]["measured_us"] - c["measured_us"]) / c["measured_us"]
+            for i, c in first.items() if i in second and (not split or c["set"] == split)]
+
+
+def second_run(gpucast, split):
+    """Every description against the second, unseen measurement, and the run-to-run noise between
+    processes and leases (the same-process noise floor is `repeat_us`)."""
+    print(f"\n**Second run** (`validation/<gpu>/kernels-run2.json`, {split} split: a new process on "
+          "a new lease, 2026-11-23; never used to tune anything)\n")
+    print(f"| description | MAPE against run 1 | MAPE against run 2 | bias, run 2 |")
+    print("| --- | ---: | ---: | ---: |")
+    for title, gpu_dir, description in RUNS:
+        row = []
+        for name in ("kernels.json", "kernels-run2.json"):
+            cases = [c for c in validate(gpucast, gpu_dir, description, name)["cases"] if c["split"] == split]
+            row.append((mape([abs(c["error"]) for c in cases]), 100 * statistics.mean(c["error"] for c in cases)))
+        print(f"| {title} | {row[0][0]:.1f}% | {row[1][0]:.1f}% | {row[1][1]:+.1f}% |")
+    print("\n| description | cases whose runs agree within 10%: MAPE against their mean | MAPE against the faster run |")
+    print("| --- | ---: | ---: |")
+    for title, gpu_dir, description in RUNS:
+        def load(name):
+            path = os.path.join(ROOT, "validation", gpu_dir, name)
+            return {c["id"]: c["measured_us"] for c in json.load(open(path))["cases"] if "measured_us" in c}
+        first, second = load("kernels.json"), load("kernels-run2.json")
+        stable, faster = [], []
+        for c in validate(gpucast, gpu_dir, description)["cases"]:
+            if c["split"] != split or c["id"] not in second:
+                continue
+            a, b = first[c["id"]], second[c["id"]]
+            faster.append(abs(c["predicted_us"] - min(a, b)) / min(a, b))
+            if abs(a - b) / min(a, b) <= 0.1:
+                stable.append(abs(c["predicted_us"] - (a + b) / 2) / ((a + b) / 2))
+        print(f"| {title} | {mape(stable):.1f}% ({len(stable)}) | {mape(faster):.1f}% |")
+    print("\n| GPU | run 2 against run 1: mean abs. difference | median | cases over 10% |")
+    print("| --- | ---: | ---: | ---: |")
+    for gpu_dir in sorted({g for _, g, _ in RUNS}):
+        d = between_runs(gpu_dir, split)
+        print(f"| {gpu_dir} | {mape(d):.1f}% | {100 * statistics.median(d):.1f}% | {sum(x > 0.1 for x in d)} of {len(d)} |")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("gpucast")
     ap.add_argument("--split", default="test")
     ap.add_argument("--worst", type=int, default=20)
     ap.add_argument("--json", help="also write every figure here")
+    ap.add_argument("--second-run", action="store_true",
+                    help="only the figures against the second measurement (kernels-run2.json) and the noise between runs")
     args = ap.parse_args()
+    if args.second_run:
+        second_run(args.gpucast, args.split)
+        return 0
     everything = {}
     for title, gpu_dir, description in RUNS:
         doc = validate(args.gpucast, gpu_dir, description)

@@ -37,5 +37,12 @@ SCENARIO("half-precision math forward casts q, k, v up, P down and the output ba
 }
 
 SCENARIO("fp32 math backward walks the saved graph: four products, two score-sized passes") {
-  CHECK(ops(math(false, true)) == 6);
+  // Four products and the gradient's multiply as ops; the softmax's backward, which streams three
+  // score-sized tensors (the gradient, the probabilities, dS), as the option's own kernel.
+  CHECK(ops(math(false, true)) == 5);
+  const device::Device gpu(test::gpu_builder{}.build());
+  const auto option = models::plan_op(math(false, true), gpu).front();
+  REQUIRE(option.kernels.size() == 1);
+  const double scores = 8.0 * 512 * 512;
+  CHECK(option.kernels[0].dram_bytes * option.kernels[0].blocks == Approx(3 * 4 * scores));
 }

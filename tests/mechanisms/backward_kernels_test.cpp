@@ -45,7 +45,7 @@ SCENARIO("norm backward is an input-gradient kernel and a weight-gradient column
   const auto t = norm_backward(4096);
   REQUIRE(t.kernels.size() == 2);
   CHECK(t.kernels[0].name == "layer_norm_grad_input_kernel_vectorized");
-  CHECK(t.kernels[1].name == "GammaBetaBackwardCUDAKernel");
+  CHECK(t.kernels[1].name.find("GammaBetaBackwardCUDAKernel") == 0);
 }
 
 SCENARIO("a norm row that is not a whole number of 16-byte vectors takes the scalar input-gradient kernel") {

@@ -1,0 +1,78 @@
+// Unequal blocks handed out in launch order (models/block_dispatch.{h,cpp}): a greedy schedule whose
+// length, in waves of the average block, the kernel timer charges; causal attention backward's grid
+// (key block fastest, then the head) uses it.
+#include <catch2/catch.hpp>
+
+#include <vector>
+
+#include "device/device.h"
+#include "models/block_dispatch.h"
+#include "models/op_model.h"
+#include "sim/kernel_timer.h"
+#include "support/gpu_builder.h"
+
+using namespace gpucast;
+
+SCENARIO("equal blocks: one more than the slots takes a second wave") {
+  CHECK(models::dispatch_waves(std::vector<double>(4, 1.0), 4) == Approx(1.0));
+  CHECK(models::dispatch_waves(std::vector<double>(5, 1.0), 4) == Approx(2.0));
+}
+
+SCENARIO("the same blocks end later when the longest one is launched last") {
+  // Two slots. Long first: 2 | 1 + 1, ends at 2. Long last: 1 + 2 | 1, ends at 3. Average 4/3.
+  CHECK(models::dispatch_waves({2, 1, 1}, 2) == Approx(2 / (4.0 / 3)));
+  CHECK(models::dispatch_waves({1, 1, 2}, 2) == Approx(3 / (4.0 / 3)));
+}
+
+SCENARIO("the timer charges a kernel's own dispatch waves instead of its wave count") {
+  const device::Device gpu(test::gpu_builder{}.build());
+  models::KernelPlan k;
+  k.name = "compute-bound tiles";
+  k.threads = 256;
+  k.max_blocks_per_sm = 1;
+  k.pipe = models::Pipe::tensor;
+  k.dtype = DataType::bf16;
+  k.pipe_flops = 4e9;  // 1 ms of one SM's tensor rate
+  k.blocks = 150;      // 1.5 waves: two by wave count
+  const double counted = sim::time_kernel(k, gpu).exec_us;
+  k.dispatch_waves = 2.5;
+  const double scheduled = sim::time_kernel(k, gpu).exec_us;
+  CHECK(counted == Approx(2000).epsilon(0.01));
+  CHECK(scheduled == Approx(2500).epsilon(0.01));
+}
+
+SCENARIO("a causal backward of one head in one wave lasts its longest key block") {
+  wl::AttentionOp a;
+  a.batch = 1;
+  a.heads = a.kv_heads = 1;
+  a.seq_q = a.seq_kv = 2048;
+  a.head_dim = 128;
+  a.dtype = DataType::bf16;
+  a.backward = true;
+  a.backend = wl::AttentionBackend::cudnn;
+  const device::Device gpu(test::gpu_builder{}.build());  // Hopper: cuDNN's 64 x 64 tiles
+  a.causal = false;
+  CHECK(models::plan_op(a, gpu).front().kernels[2].dispatch_waves == 0);  // equal blocks: wave count
+  a.causal = true;
+  // 32 key blocks walk 32, 31, ..., 1 query tiles (16.5 on average) on 100 SMs: one wave, as long as
+  // the first block's 32 tiles.
+  CHECK(models::plan_op(a, gpu).front().kernels[2].dispatch_waves == Approx(32 / 16.5));
+}
+
+SCENARIO(
+    "a causal warpgroup forward schedules its query blocks longest first; FlashAttention-2 keeps the ratio "
+    "rule") {
+  wl::AttentionOp a;
+  a.batch = 1;
+  a.heads = a.kv_heads = 1;
+  a.seq_q = a.seq_kv = 4096;  // 32 query blocks of 128 rows walking 1 to 32 key steps
+  a.head_dim = 128;
+  a.dtype = DataType::bf16;
+  a.causal = true;
+  const device::Device gpu(test::gpu_builder{}.build());
+  a.backend = wl::AttentionBackend::cudnn;
+  // One head on 100 SMs: one wave, as long as the longest block (32 steps) over the average (16.5).
+  CHECK(models::plan_op(a, gpu).front().kernels.back().dispatch_waves == Approx(32 / 16.5));
+  a.backend = wl::AttentionBackend::flash2;
+  CHECK(models::plan_op(a, gpu).front().kernels.back().dispatch_waves == 0);
+}
