@@ -7,11 +7,17 @@ namespace {
 constexpr double kAlignmentBytes = 16;  // cuBLAS's vector-load alignment for its fast kernels (library fact)
 }  // namespace
 
+GemmLeadingDims gemm_leading_dims(const wl::GemmOp& g) {
+  return {g.transpose_a ? g.m : g.k, g.transpose_b ? g.k : g.n, g.n};
+}
+
 bool gemm_operands_aligned(const wl::GemmOp& g) {
   const double e = bytes_per_element(g.dtype);
   const double per_vector = std::max(1.0, kAlignmentBytes / e);
-  return std::fmod(static_cast<double>(g.n), per_vector) == 0 &&
-         std::fmod(static_cast<double>(g.k), per_vector) == 0;
+  const GemmLeadingDims ld = gemm_leading_dims(g);
+  for (const wl::Count d : {ld.a, ld.b, ld.c})
+    if (std::fmod(static_cast<double>(d), per_vector) != 0) return false;
+  return true;
 }
 
 double gemm_alignment_efficiency(const wl::GemmOp& g) {

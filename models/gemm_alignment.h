@@ -5,8 +5,10 @@
 // narrow loads (the sm75/sm80 "s1688gemm ... align1/align2" kernels the profiler names for such
 // shapes on the H100 and H200), far below the tensor rate.
 //
-// gpucast's GEMM is C[m,n] = A[m,k] B[k,n] as PyTorch's A @ B and F.linear call it: the leading
-// dimensions are k (A, or B stored transposed) and n (B and C); m is never one.
+// gpucast's GEMM is C[m,n] = A[m,k] B[k,n] on row-major tensors; an operand stored transposed
+// (GemmOp::transpose_a / transpose_b) changes its leading dimension: A's is k (m when stored
+// transposed, as a weight gradient's g^T), B's is n (k when stored transposed, as a linear layer's
+// W^T), C's is n.
 #include "common/dtype.h"
 #include "workloads/op.h"
 
@@ -19,7 +21,13 @@ namespace gpucast::models {
 constexpr double kUnaligned16BitEfficiency = 0.24;
 constexpr double kUnalignedTf32Efficiency = 0.44;
 
-// True when n and k are whole 16-byte vectors of the operand type.
+// Each operand's leading dimension (elements between consecutive rows as stored).
+struct GemmLeadingDims {
+  wl::Count a = 0, b = 0, c = 0;
+};
+[[nodiscard]] GemmLeadingDims gemm_leading_dims(const wl::GemmOp& g);
+
+// True when every operand's leading dimension is a whole 16-byte vector of the operand type.
 [[nodiscard]] bool gemm_operands_aligned(const wl::GemmOp& g);
 
 // Factor on the fallback kernel's mma.sync rate: 1 for aligned operands or types without a tensor
