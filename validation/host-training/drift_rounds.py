@@ -7,7 +7,8 @@ eager forwards: each configuration's three measured times, the MAPE when every r
 the lease's first probe (the rule of evaluate.py) and with its own round's probe, how far the rounds
 scatter, and the first-probe prediction's error against the three-round mean, per model family.
 
-usage: python3 validation/host-training/drift_rounds.py [build/cli/gpucast]
+usage: python3 validation/host-training/drift_rounds.py [build/cli/gpucast] [--h200]
+  (--h200: the third H200 lease, validation/runs/h200-sxm/fresh3/, the same script)
 """
 import os
 import statistics
@@ -17,13 +18,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import evaluate as ev  # noqa: E402
 
-RUNS = "validation/runs/h100-sxm/fresh4/"
-HOST = "validation/host-training/hosts/h100-lease4.toml"
+LEASES = {"h100-sxm": ("validation/runs/h100-sxm/fresh4/", "validation/host-training/hosts/h100-lease4.toml"),
+          "h200-sxm": ("validation/runs/h200-sxm/fresh3/", "validation/host-training/hosts/h200-lease3.toml")}
 ROUNDS = (1, 2, 3)
 
 
 def main():
-    gpucast = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ev.ROOT, "build", "cli", "gpucast")
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    gpucast = args[0] if args else os.path.join(ev.ROOT, "build", "cli", "gpucast")
+    gpu = "h200-sxm" if "--h200" in sys.argv else "h100-sxm"
+    RUNS, HOST = LEASES[gpu]
     meas, first_pred, own_pred = {}, {}, {}
     for rnd in ROUNDS:
         speed = ev.lease_speed(RUNS + "probe_%d/results.json" % rnd)
@@ -33,9 +37,9 @@ def main():
                 if kind != "infer-eager":
                     continue
                 meas.setdefault(key, {})[rnd] = measured
-                first_pred[key] = ev.predict(gpucast, "h100-sxm", HOST, args)["total_us"] / 1e3
+                first_pred[key] = ev.predict(gpucast, gpu, HOST, args)["total_us"] / 1e3
                 own = ["host.framework.model_factor=%.4f" % (host_factor() * speed)]
-                own_pred.setdefault(key, {})[rnd] = ev.predict(gpucast, "h100-sxm", HOST, args, own)["total_us"] / 1e3
+                own_pred.setdefault(key, {})[rnd] = ev.predict(gpucast, gpu, HOST, args, own)["total_us"] / 1e3
     e_first, e_own, spread, scatter = [], [], [], []
     for key, m in meas.items():
         times = [m[r] for r in ROUNDS]
