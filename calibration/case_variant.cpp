@@ -12,11 +12,13 @@ void apply_case_variant(const std::string& op, const std::string& variant, wl::P
   const std::string layout = variant.substr(prefix.size());
   auto flag = [&](char c) {
     if (c != 'n' && c != 't')
-      throw InputError(where, "variant", "'" + variant + "': a GEMM layout is two of n/t (layout=nt: B stored transposed)");
+      throw InputError(where, "variant",
+                       "'" + variant + "': a GEMM layout is two of n/t (layout=nt: B stored transposed)");
     return c == 't';
   };
   if (layout.size() != 2) flag('?');
-  const std::pair<const char*, bool> wanted[] = {{"transpose_a", flag(layout[0])}, {"transpose_b", flag(layout[1])}};
+  const std::pair<const char*, bool> wanted[] = {{"transpose_a", flag(layout[0])},
+                                                 {"transpose_b", flag(layout[1])}};
   for (const auto& [key, value] : wanted) {
     const auto it = params.find(key);
     if (it == params.end()) {

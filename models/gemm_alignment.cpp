@@ -32,7 +32,8 @@ bool gemm_operands_aligned(const wl::GemmOp& g) {
 double gemm_alignment_efficiency(const wl::GemmOp& g) {
   if (gemm_operands_aligned(g)) return 1;
   const bool align1 = gemm_alignment_elements(g) < kAlign2;
-  const double layout = align1 && g.transpose_b && g.dtype == DataType::bf16 ? kTransposedBBf16FallbackShare : 1;
+  const double layout =
+      align1 && g.transpose_b && g.dtype == DataType::bf16 ? kTransposedBBf16FallbackShare : 1;
   switch (g.dtype) {
     case DataType::bf16:
     case DataType::fp16:

@@ -128,8 +128,9 @@ SCENARIO("validate --measured puts measured beside predicted, with speed-of-ligh
   }
 }
 
-SCENARIO("A GEMM's layout=XY variant sets transpose_a/transpose_b; a layout that is not n/t names "
-         "the variant") {
+SCENARIO(
+    "A GEMM's layout=XY variant sets transpose_a/transpose_b; a layout that is not n/t names "
+    "the variant") {
   const std::string one =
       R"({"kernels": [{"op": "gemm", "variant": "layout=tn", "measured_us": 10,
           "params": {"m": 50257, "n": 768, "k": 8192, "dtype": "bf16"}}]})";

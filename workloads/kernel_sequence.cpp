@@ -23,8 +23,9 @@ std::string KernelSequence::add_on(const std::string& name, Op op, int stream, s
 
 void KernelSequence::gemm(const std::string& name, double m, double n, double k, DataType t, double batch,
                           GemmLayout layout) {
-  add(name, GemmOp{Count(std::llround(m)), Count(std::llround(n)), Count(std::llround(k)), Count(std::llround(batch)), t,
-                   t, layout == GemmLayout::a_transposed, layout == GemmLayout::b_transposed});
+  add(name, GemmOp{Count(std::llround(m)), Count(std::llround(n)), Count(std::llround(k)),
+                   Count(std::llround(batch)), t, t, layout == GemmLayout::a_transposed,
+                   layout == GemmLayout::b_transposed});
 }
 
 void KernelSequence::pointwise(const std::string& name, double elements, DataType t, int inputs, double flops,

@@ -90,9 +90,13 @@ class StepBuilder {
   }
   // nn.Linear's three GEMMs: the forward x @ W^T (W stored [out, in]), the input gradient g @ W and
   // the weight gradient g^T @ x.
-  static Op linear_fwd(double rows, double in, double out, DataType t) { return mm(rows, out, in, t, false, true); }
+  static Op linear_fwd(double rows, double in, double out, DataType t) {
+    return mm(rows, out, in, t, false, true);
+  }
   static Op linear_dgrad(double rows, double in, double out, DataType t) { return mm(rows, in, out, t); }
-  static Op linear_wgrad(double rows, double in, double out, DataType t) { return mm(out, in, rows, t, true, false); }
+  static Op linear_wgrad(double rows, double in, double out, DataType t) {
+    return mm(out, in, rows, t, true, false);
+  }
   // x.to(to): a kernel when the type changes, else only the call.
   void cast(const std::string& name, double n, DataType from, DataType to, bool backward = false) {
     if (from == to) {

@@ -138,7 +138,8 @@ class TransformerBuilder {
     k_.pointwise("topk_gather", T * k * d_, a_, 1, 0, false);
     if (ep > 1) collective("moe_dispatch", CollectiveKind::all_to_all, T * k * d_ * e, ep);
     const double rows = std::max(1.0, std::round(T * k / local_experts));  // tokens per local expert (balanced)
-    k_.gemm("experts_gate_up", rows, (c_.swiglu ? 2 : 1) * width, d_, t_, local_experts, Layout::b_transposed);
+    k_.gemm("experts_gate_up", rows, (c_.swiglu ? 2 : 1) * width, d_, t_, local_experts,
+            Layout::b_transposed);
     k_.pointwise("experts_act", rows * local_experts * width, a_, c_.swiglu ? 2 : 1, 5);
     k_.gemm("experts_down", rows, d_, width, t_, local_experts, Layout::b_transposed);
     if (ep > 1) collective("moe_combine", CollectiveKind::all_to_all, T * k * d_ * e, ep);
@@ -219,7 +220,8 @@ class TransformerBuilder {
     k_.gemm("experts_down_wgrad", width, d_, rows, t_, local_experts, Layout::a_transposed);
     k_.pointwise("experts_act_grad", rows * local_experts * width, a_, 3, 12, true, 2);
     k_.gemm("experts_gate_up_dgrad", rows, d_, (c_.swiglu ? 2 : 1) * width, t_, local_experts);
-    k_.gemm("experts_gate_up_wgrad", d_, (c_.swiglu ? 2 : 1) * width, rows, t_, local_experts, Layout::a_transposed);
+    k_.gemm("experts_gate_up_wgrad", d_, (c_.swiglu ? 2 : 1) * width, rows, t_, local_experts,
+            Layout::a_transposed);
     if (ep > 1) collective("moe_dispatch_grad", CollectiveKind::all_to_all, T * k * d_ * e, ep);
     k_.gemm("router_grad", T, d_, E, t_);
     if (c_.shared_experts > 0) {

@@ -39,8 +39,9 @@ SCENARIO("A stored transposed no longer has k as its leading dimension, B stored
   CHECK(models::gemm_operands_aligned(gemm(4096, 4096, 4095, true, false)));
 }
 
-SCENARIO("C's leading dimension is n whatever the layout: x @ W^T over a 50,257-word vocabulary is "
-         "unaligned through C alone, over 50,256 words aligned") {
+SCENARIO(
+    "C's leading dimension is n whatever the layout: x @ W^T over a 50,257-word vocabulary is "
+    "unaligned through C alone, over 50,256 words aligned") {
   CHECK_FALSE(models::gemm_operands_aligned(gemm(8192, 50257, 768, false, true)));
   CHECK(models::gemm_operands_aligned(gemm(8192, 50256, 768, false, true)));
   const auto ld = models::gemm_leading_dims(gemm(8192, 50257, 768, false, true));
@@ -56,8 +57,9 @@ SCENARIO("the weight gradient g^T @ x of an odd vocabulary is unaligned through 
   CHECK(models::gemm_operands_aligned(gemm(50256, 768, 8192, true, false)));
 }
 
-SCENARIO("the alignment left is the largest power of two dividing every leading dimension: "
-         "2,500 (bf16) is align4, 2,501 align1, 2,502 align2") {
+SCENARIO(
+    "the alignment left is the largest power of two dividing every leading dimension: "
+    "2,500 (bf16) is align4, 2,501 align1, 2,502 align2") {
   CHECK(models::gemm_alignment_elements(gemm(2500, 2500, 2500)) == 4);
   CHECK(models::gemm_alignment_elements(gemm(2500, 2500, 2501)) == 1);
   CHECK(models::gemm_alignment_elements(gemm(2502, 2502, 2502)) == 2);

@@ -6,16 +6,27 @@ namespace gpucast::wl {
 using namespace family;
 
 std::vector<OpDef> OpFamily<GemmOp>::defs() {
-  return {{"gemm",
-           {{"m", P::integer, kReq, "", {}, "rows of A and C"},
-            {"n", P::integer, kReq, "", {}, "columns of B and C"},
-            {"k", P::integer, kReq, "", {}, "inner dimension"},
-            {"batch", P::integer, kOpt, "1", {}, "independent products (batched GEMM)"},
-            {"dtype", P::dtype, kReq, "", {}, "operand type"},
-            {"out_dtype", P::dtype, kOpt, "= dtype", {}, "output type"},
-            {"transpose_a", P::boolean, kOpt, "false", {}, "A stored transposed (leading dimension m, as in g^T @ x)"},
-            {"transpose_b", P::boolean, kOpt, "false", {}, "B stored transposed (leading dimension k, as in x @ W^T)"}},
-           "C[m,n] = A[m,k] B[k,n], batched if batch > 1; transpose_a/transpose_b give the operands' layouts"}};
+  return {
+      {"gemm",
+       {{"m", P::integer, kReq, "", {}, "rows of A and C"},
+        {"n", P::integer, kReq, "", {}, "columns of B and C"},
+        {"k", P::integer, kReq, "", {}, "inner dimension"},
+        {"batch", P::integer, kOpt, "1", {}, "independent products (batched GEMM)"},
+        {"dtype", P::dtype, kReq, "", {}, "operand type"},
+        {"out_dtype", P::dtype, kOpt, "= dtype", {}, "output type"},
+        {"transpose_a",
+         P::boolean,
+         kOpt,
+         "false",
+         {},
+         "A stored transposed (leading dimension m, as in g^T @ x)"},
+        {"transpose_b",
+         P::boolean,
+         kOpt,
+         "false",
+         {},
+         "B stored transposed (leading dimension k, as in x @ W^T)"}},
+       "C[m,n] = A[m,k] B[k,n], batched if batch > 1; transpose_a/transpose_b give the operands' layouts"}};
 }
 
 GemmOp OpFamily<GemmOp>::build(std::string_view, const ParamReader& p) {
