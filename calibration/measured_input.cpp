@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "calibration/case_variant.h"
 #include "reports/json.h"
 #include "sim/op_predictor.h"
 #include "workloads/op_params.h"
@@ -148,13 +149,19 @@ MeasuredFile read_gpucast_csv(const std::vector<CsvRow>& rows, const std::string
     const auto v = parse_localized_number(t);
     if (!v) throw InputError(k.where, header[size_t(time_col)], "'" + t + "' is not a number");
     k.measured_us = positive_time(*v * scale, k.where, header[size_t(time_col)]);
+    std::string variant;
     for (size_t c = 0; c < header.size(); ++c) {
       if (int(c) == op_col || int(c) == name_col || int(c) == time_col) continue;
       const std::string cell = trim(row.fields[c]);
       if (cell.empty()) continue;
+      if (header[c] == "variant") {  // not an op parameter: calibration/case_variant.h
+        variant = cell;
+        continue;
+      }
       k.params[header[c]] =
           wl::LocatedParam{param_from_text(cell), SourceLocation{origin, row.line, int(c) + 1}};
     }
+    apply_case_variant(k.op, variant, k.params, k.where);
     check_op(k, "op");
     out.kernels.push_back(std::move(k));
   }
@@ -205,6 +212,11 @@ MeasuredFile read_gpucast_json(const std::string& text, const std::string& origi
           throw InputError(p.where, pk, "a parameter is a number, a string or a boolean");
         k.params[pk] = p;
       }
+    }
+    // A validation set's "variant" (GEMM "layout=XY": the operands' layouts, calibration/case_variant.h).
+    if (const auto* variant = item.get("variant")) {
+      if (!variant->is_string()) throw InputError(k.where, "variant", "variant is a string (layout=nt)");
+      apply_case_variant(k.op, variant->as_string(), k.params, k.where);
     }
     check_op(k, "op");
     out.kernels.push_back(std::move(k));

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "calibration/case_variant.h"
 #include "sim/op_predictor.h"
 #include "workloads/op_params.h"
 
@@ -31,6 +32,12 @@ wl::ParamMap params_from_json(const Json& params, const std::string& origin) {
     out[key] = p;
   }
   return out;
+}
+
+// The case's "variant" (calibration/case_variant.h), empty when it has none.
+std::string case_variant(const Json& c) {
+  const Json* v = c.get("variant");
+  return v && v->is_string() ? v->as_string() : std::string();
 }
 
 std::string kernel_names(const Json* kernels) {
@@ -142,6 +149,7 @@ ValidationReport validate_offline(const std::string& path, const hw::GpuSpec& gp
       const wl::OpDef* def = wl::find_op_def(v.op);
       if (!def) throw InputError(SourceLocation{path}, "op", "unknown op '" + v.op + "'");
       auto params = params_from_json(c.at("params"), path + " case " + id);
+      apply_case_variant(v.op, case_variant(c), params, SourceLocation{path + " case " + id});
       wl::coerce_to_schema(params, *def);
       const wl::Op op = wl::build_op(v.op, params, id, SourceLocation{path});
       v.shape = wl::op_shape(op);
@@ -179,6 +187,7 @@ std::vector<std::pair<std::string, wl::Op>> validation_ops(const std::string& pa
     const wl::OpDef* def = wl::find_op_def(c.at("op").as_string());
     if (!def) continue;
     auto params = params_from_json(c.at("params"), path + " case " + id);
+    apply_case_variant(std::string(def->op), case_variant(c), params, SourceLocation{path + " case " + id});
     wl::coerce_to_schema(params, *def);
     ops.emplace_back(id, wl::build_op(def->op, params, id, SourceLocation{path}));
   }

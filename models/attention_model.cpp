@@ -387,9 +387,11 @@ PlanOption math_attention(const wl::AttentionOp& a, const device::Device& gpu) {
   qk.k = a.head_dim;
   qk.batch = bh;
   qk.dtype = qk.out_dtype = t;
+  qk.transpose_b = true;  // K^T: K is stored [seq_kv, head_dim]
   wl::GemmOp pv = qk;
   pv.n = a.head_dim;
   pv.k = a.seq_kv;
+  pv.transpose_b = false;
   wl::ElementwiseOp scale;
   scale.elements = bh * a.seq_q * a.seq_kv;
   scale.dtype = scale.out_dtype = t;

@@ -2,11 +2,21 @@
 // Which cuBLAS path a GEMM takes by the alignment of its operands. cuBLAS runs its fast kernels
 // (Hopper: TMA loads and wgmma, "nvjet"; Ampere: cp.async 16-byte loads) only when every operand's
 // leading dimension is a multiple of 16 bytes. Otherwise it falls back to CUTLASS kernels with
-// narrow loads (the sm75/sm80 "s1688gemm ... align1/align2" kernels the profiler names for such
-// shapes on the H100 and H200), far below the tensor rate.
+// narrow loads, far below the tensor rate. Which fallback, by the largest power-of-two element
+// count that divides every leading dimension (the profiles of the H100 and H200 validation sets'
+// dev and calibration splits):
+//   - 16-bit, some leading dimension odd (align1): the sm75 "s1688gemm ... align1" kernels;
+//   - 16-bit, every leading dimension even (align2/align4): the sm80 "s16816gemm ... align2" kernels,
+//     whose 4-byte cp.async loads run well above align1's (gemm-0856, 2500^3 bf16);
+//   - tf32: the sm80 "s1688gemm ... align1" kernels.
 //
-// gpucast's GEMM is C[m,n] = A[m,k] B[k,n] as PyTorch's A @ B and F.linear call it: the leading
-// dimensions are k (A, or B stored transposed) and n (B and C); m is never one.
+// gpucast's GEMM is C[m,n] = A[m,k] B[k,n] on row-major tensors; an operand stored transposed
+// (GemmOp::transpose_a / transpose_b) changes its leading dimension: A's is k (m when stored
+// transposed, as a weight gradient's g^T), B's is n (k when stored transposed, as a linear layer's
+// W^T), C's is n. Which operand is unaligned decides whether the fallback runs (an odd vocabulary
+// sends a linear layer's forward there through C alone, its weight gradient through A^T alone);
+// its rate then follows the layout: with B stored transposed cuBLAS runs the "tn"/"tt" variants of
+// the align1 kernels, which run bf16 slower than the "nn"/"nt" ones.
 #include "common/dtype.h"
 #include "workloads/op.h"
 
@@ -18,8 +28,31 @@ namespace gpucast::models {
 // GEMMs of the broad validation set's dev split, 16-bit and tf32, H100 and H200).
 constexpr double kUnaligned16BitEfficiency = 0.24;
 constexpr double kUnalignedTf32Efficiency = 0.44;
+// 16-bit GEMMs whose leading dimensions are all even (align2 and align4): the sm80 s16816 align2
+// kernels' share of the mma_sync rate (dev: gemm-0856, 2500^3 bf16, 192-194 us on the H100 and
+// H200, the only such case outside the test split).
+constexpr double kEvenUnaligned16BitEfficiency = 0.39;
+// The bf16 align1 kernels' rate when B is stored transposed (cuBLAS's "tn"/"tt" variants,
+// cutlass_75_tensorop_bf16_s1688gemm_bf16_*_tn_align1), as a share of the other layouts'.
+// Calibration: validation/runs/h100-sxm/gemm_align.json's four x @ W^T forwards over GPT-2's
+// 50257-word vocabulary (93-100 TFLOP/s, 1.36-1.46x the nn-layout prediction, while the same
+// shapes' nn and A^T gradients run at 134-154, 0.88-0.92x), with the dev and calibration splits'
+// bf16 B-transposed cases (gemm-0767 1.11-1.19x, gemm-0952 1.41-1.51x, H100 and H200). The fp16
+// variants of these kernels (dev and calibration: 0.71-1.34x, geometric mean 1.08x) and tf32 keep
+// the common rate.
+constexpr double kTransposedBBf16FallbackShare = 0.75;
 
-// True when n and k are whole 16-byte vectors of the operand type.
+// Each operand's leading dimension (elements between consecutive rows as stored).
+struct GemmLeadingDims {
+  wl::Count a = 0, b = 0, c = 0;
+};
+[[nodiscard]] GemmLeadingDims gemm_leading_dims(const wl::GemmOp& g);
+
+// The largest power of two (in elements, at most one 16-byte vector) dividing every operand's
+// leading dimension: the vector width the library's kernels can load.
+[[nodiscard]] double gemm_alignment_elements(const wl::GemmOp& g);
+
+// True when every operand's leading dimension is a whole 16-byte vector of the operand type.
 [[nodiscard]] bool gemm_operands_aligned(const wl::GemmOp& g);
 
 // Factor on the fallback kernel's mma.sync rate: 1 for aligned operands or types without a tensor

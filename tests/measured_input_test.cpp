@@ -127,3 +127,28 @@ SCENARIO("validate --measured puts measured beside predicted, with speed-of-ligh
     CHECK_THAT(r.err, Catch::Contains("--workload"));
   }
 }
+
+SCENARIO(
+    "A GEMM's layout=XY variant sets transpose_a/transpose_b; a layout that is not n/t names "
+    "the variant") {
+  const std::string one =
+      R"({"kernels": [{"op": "gemm", "variant": "layout=tn", "measured_us": 10,
+          "params": {"m": 50257, "n": 768, "k": 8192, "dtype": "bf16"}}]})";
+  const auto file = read_measured_text(one, "m.json");
+  REQUIRE(file.kernels.size() == 1);
+  const auto& p = file.kernels[0].params;
+  CHECK(std::get<bool>(p.at("transpose_a").value));
+  CHECK_FALSE(std::get<bool>(p.at("transpose_b").value));
+  const std::string csv = "op,m,n,k,dtype,variant,measured_us\ngemm,8192,50257,768,bf16,layout=nt,6565\n";
+  const auto rows = read_measured_text(csv, "m.csv");
+  REQUIRE(rows.kernels.size() == 1);
+  CHECK(std::get<bool>(rows.kernels[0].params.at("transpose_b").value));
+  std::string bad = one;
+  bad.replace(bad.find("layout=tn"), 9, "layout=tx");
+  try {
+    (void)read_measured_text(bad, "m.json");
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK(e.key() == "variant");
+  }
+}

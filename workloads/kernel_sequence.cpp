@@ -21,8 +21,11 @@ std::string KernelSequence::add_on(const std::string& name, Op op, int stream, s
   return kernels_.back().name;
 }
 
-void KernelSequence::gemm(const std::string& name, double m, double n, double k, DataType t, double batch) {
-  add(name, GemmOp{Count(std::llround(m)), Count(std::llround(n)), Count(std::llround(k)), Count(std::llround(batch)), t, t});
+void KernelSequence::gemm(const std::string& name, double m, double n, double k, DataType t, double batch,
+                          GemmLayout layout) {
+  add(name, GemmOp{Count(std::llround(m)), Count(std::llround(n)), Count(std::llround(k)),
+                   Count(std::llround(batch)), t, t, layout == GemmLayout::a_transposed,
+                   layout == GemmLayout::b_transposed});
 }
 
 void KernelSequence::pointwise(const std::string& name, double elements, DataType t, int inputs, double flops,

@@ -20,7 +20,12 @@ class KernelSequence {
   // Full name of the last kernel added ("" when none).
   [[nodiscard]] std::string last_name() const { return kernels_.empty() ? std::string{} : kernels_.back().name; }
   // Common shapes.
-  void gemm(const std::string& name, double m, double n, double k, DataType t, double batch = 1);
+  // A GEMM with its operands' layouts (GemmOp::transpose_a/transpose_b): nn.Linear's forward
+  // x @ W^T is GemmLayout::b_transposed, its weight gradient g^T @ x a_transposed, its input
+  // gradient g @ W plain.
+  enum class GemmLayout { plain, a_transposed, b_transposed };
+  void gemm(const std::string& name, double m, double n, double k, DataType t, double batch = 1,
+            GemmLayout layout = GemmLayout::plain);
   void pointwise(const std::string& name, double elements, DataType t, int inputs = 1, double flops = 1,
                  bool contiguous = true, int outputs = 1);
   void norm(const std::string& name, double rows, double hidden, DataType t, bool rms);

@@ -84,8 +84,18 @@ class StepBuilder {
     return RowOp{RowOpKind::reduce, Count(std::llround(std::max(1.0, rows))),
                  Count(std::llround(std::max(1.0, cols))), t};
   }
-  static Op mm(double m, double n, double k, DataType t) {
-    return GemmOp{Count(std::llround(m)), Count(std::llround(n)), Count(std::llround(k)), 1, t, t};
+  // C[m,n] = A[m,k] B[k,n]; `ta`/`tb`: A/B stored transposed (GemmOp::transpose_a/transpose_b).
+  static Op mm(double m, double n, double k, DataType t, bool ta = false, bool tb = false) {
+    return GemmOp{Count(std::llround(m)), Count(std::llround(n)), Count(std::llround(k)), 1, t, t, ta, tb};
+  }
+  // nn.Linear's three GEMMs: the forward x @ W^T (W stored [out, in]), the input gradient g @ W and
+  // the weight gradient g^T @ x.
+  static Op linear_fwd(double rows, double in, double out, DataType t) {
+    return mm(rows, out, in, t, false, true);
+  }
+  static Op linear_dgrad(double rows, double in, double out, DataType t) { return mm(rows, in, out, t); }
+  static Op linear_wgrad(double rows, double in, double out, DataType t) {
+    return mm(out, in, rows, t, true, false);
   }
   // x.to(to): a kernel when the type changes, else only the call.
   void cast(const std::string& name, double n, DataType from, DataType to, bool backward = false) {
@@ -116,7 +126,7 @@ class StepBuilder {
       cast(name + ".cast_in", T_ * in, x, C_);
       fwd(name + ".cast_w", ew(in * out, P_, C_, 1, 0));
     }
-    fwd(name, mm(T_, out, in, C_), true);
+    fwd(name, linear_fwd(T_, in, out, C_), true);
   }
   void rope(const std::string& p, const std::string& which, double width) {
     const double n = T_ * width;
@@ -214,7 +224,7 @@ class StepBuilder {
       fwd(name + ".cast_w", ew(in * out, P_, C_, 1, 0));
       fwd(name + ".cast_b", ew(out, P_, C_, 1, 0));
     }
-    fwd(name, mm(T_, out, in, C_), true);
+    fwd(name, linear_fwd(T_, in, out, C_), true);
   }
   void gpt_layer_forward(int l) {
     const std::string p = "l" + std::to_string(l) + ".";
@@ -236,8 +246,8 @@ class StepBuilder {
     fwd(p + "residual2", ew(T_ * d_, R_, R_, 2));
   }
   void linear_bias_backward(const std::string& name, double in, double out, DataType x) {
-    bwd(name + ".dgrad", mm(T_, in, out, C_), true, true);
-    bwd(name + ".wgrad", mm(out, in, T_, C_), false, true);
+    bwd(name + ".dgrad", linear_dgrad(T_, in, out, C_), true, true);
+    bwd(name + ".wgrad", linear_wgrad(T_, in, out, C_), false, true);
     bwd(name + ".bgrad_sum", reduce(out, T_, C_), false);
     if (amp_) {
       bwd(name + ".wgrad_to_fp32", ew(in * out, C_, P_, 1, 0));
@@ -293,10 +303,10 @@ class StepBuilder {
 
   // ---- backward ---------------------------------------------------------------------------------
   void linear_backward(const std::string& name, double in, double out, DataType x) {
-    bwd(name + ".dgrad", mm(T_, in, out, C_), true, true);
-    // The weight gradient grad_out^T @ x; the lm_head's is written with the vocabulary as the
-    // contiguous dimension (n), as the logits' gradient has it.
-    bwd(name + ".wgrad", name == "lm_head" ? mm(in, out, T_, C_) : mm(out, in, T_, C_), false, true);
+    bwd(name + ".dgrad", linear_dgrad(T_, in, out, C_), true, true);
+    // The weight gradient grad_out^T @ x: grad_out stored transposed, so an odd vocabulary leaves the
+    // lm_head's A unaligned (models/gemm_alignment.h).
+    bwd(name + ".wgrad", linear_wgrad(T_, in, out, C_), false, true);
     if (amp_) {
       bwd(name + ".wgrad_to_fp32", ew(in * out, C_, P_, 1, 0));  // ToCopyBackward of the weight cast
       cast(name + ".dgrad_to_input", T_ * in, C_, x, true);

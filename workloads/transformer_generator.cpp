@@ -11,6 +11,8 @@
 namespace gpucast::wl {
 namespace {
 
+using Layout = KernelSequence::GemmLayout;
+
 struct Shape {
   double batch, seq_q, seq_kv, tokens, logits_rows;
 };
@@ -77,7 +79,7 @@ class TransformerBuilder {
     gather_layer_params(l);
     k_.norm("attn_norm", Tn, d_, a_, c_.rmsnorm);
     tp_gather("attn");
-    k_.gemm("qkv", T, q_width_ + 2 * kv_width_, d_, t_);
+    k_.gemm("qkv", T, q_width_ + 2 * kv_width_, d_, t_, 1, Layout::b_transposed);
     if (c_.rope) rope();
     if (o_.mode == Mode::decode) {
       // Append this step's K and V to the cache (strided copies into the cache tensors).
@@ -87,7 +89,7 @@ class TransformerBuilder {
     attention(false);
     // (B, heads, S, hd) -> (B, S, d): a strided copy in eager PyTorch.
     if (!o_.fused_elementwise) k_.pointwise("attn_transpose", T * q_width_, a_, 1, 0, false);
-    k_.gemm("o_proj", T, d_, q_width_, t_);
+    k_.gemm("o_proj", T, d_, q_width_, t_, 1, Layout::b_transposed);
     tp_reduce("attn");
     k_.pointwise("residual1", Tn * d_, a_, 2);
     k_.norm("mlp_norm", Tn, d_, a_, c_.rmsnorm);
@@ -104,7 +106,7 @@ class TransformerBuilder {
   void dense_mlp(double ffn, const std::string& prefix = "") {
     const double T = s_.tokens;
     if (c_.swiglu) {
-      k_.gemm(prefix + "gate_up", T, 2 * ffn, d_, t_);
+      k_.gemm(prefix + "gate_up", T, 2 * ffn, d_, t_, 1, Layout::b_transposed);
       if (o_.fused_elementwise) {
         k_.pointwise(prefix + "silu_mul", T * ffn, a_, 2, 5);
       } else {  // silu(gate) and gate * up on strided halves of the fused projection
@@ -112,10 +114,10 @@ class TransformerBuilder {
         k_.pointwise(prefix + "mul", T * ffn, a_, 2, 1, false);
       }
     } else {
-      k_.gemm(prefix + "up", T, ffn, d_, t_);
+      k_.gemm(prefix + "up", T, ffn, d_, t_, 1, Layout::b_transposed);
       k_.pointwise(prefix + "gelu", T * ffn, a_, 1, 10);
     }
-    k_.gemm(prefix + "down", T, d_, ffn, t_);
+    k_.gemm(prefix + "down", T, d_, ffn, t_, 1, Layout::b_transposed);
   }
 
   // Routed experts: a router GEMM and top-k softmax, the tokens dispatched to the experts' ranks by
@@ -131,14 +133,15 @@ class TransformerBuilder {
     // Without expert parallelism the experts' columns are split over the TP group like a dense MLP.
     const double width = ep > 1 ? double(c_.expert_ffn) : double(c_.expert_ffn) / tp_;
     const double e = bytes_per_element(t_);
-    k_.gemm("router", T, E, d_, t_);
+    k_.gemm("router", T, E, d_, t_, 1, Layout::b_transposed);
     k_.add("router_softmax", RowOp{RowOpKind::softmax, Count(std::llround(T)), Count(E), DataType::fp32});
     k_.pointwise("topk_gather", T * k * d_, a_, 1, 0, false);
     if (ep > 1) collective("moe_dispatch", CollectiveKind::all_to_all, T * k * d_ * e, ep);
     const double rows = std::max(1.0, std::round(T * k / local_experts));  // tokens per local expert (balanced)
-    k_.gemm("experts_gate_up", rows, (c_.swiglu ? 2 : 1) * width, d_, t_, local_experts);
+    k_.gemm("experts_gate_up", rows, (c_.swiglu ? 2 : 1) * width, d_, t_, local_experts,
+            Layout::b_transposed);
     k_.pointwise("experts_act", rows * local_experts * width, a_, c_.swiglu ? 2 : 1, 5);
-    k_.gemm("experts_down", rows, d_, width, t_, local_experts);
+    k_.gemm("experts_down", rows, d_, width, t_, local_experts, Layout::b_transposed);
     if (ep > 1) collective("moe_combine", CollectiveKind::all_to_all, T * k * d_ * e, ep);
     k_.pointwise("moe_weighted_sum", T * k * d_, a_, 2, 2);
     if (c_.shared_experts > 0) dense_mlp(double(c_.shared_experts) * c_.expert_ffn / tp_, "shared_");
@@ -148,12 +151,12 @@ class TransformerBuilder {
     k_.scope("");
     if (c_.decoder) {
       k_.norm("final_norm", s_.tokens, d_, a_, c_.rmsnorm);
-      k_.gemm("lm_head", s_.logits_rows, std::ceil(double(c_.vocab) / tp_), d_, t_);
+      k_.gemm("lm_head", s_.logits_rows, std::ceil(double(c_.vocab) / tp_), d_, t_, 1, Layout::b_transposed);
       // Vocabulary-parallel logits: the loss needs the softmax statistics of every shard.
       if (tp_ > 1 && o_.mode == Mode::train)
         collective("lm_head_all_reduce", CollectiveKind::all_reduce, s_.logits_rows * 2 * 4, tp_);
     } else {
-      k_.gemm("pooler", s_.batch, d_, d_, t_);
+      k_.gemm("pooler", s_.batch, d_, d_, t_, 1, Layout::b_transposed);
       k_.pointwise("pooler_tanh", s_.batch * d_, a_, 1, 6);
     }
   }
@@ -166,7 +169,7 @@ class TransformerBuilder {
     k_.add("cross_entropy_loss", RowOp{RowOpKind::reduce, 1, Count(rows), DataType::fp32});
     k_.pointwise("cross_entropy_grad", rows * v, DataType::fp32, 2, 2);
     k_.gemm("lm_head_dgrad", rows, d_, v, t_);
-    k_.gemm("lm_head_wgrad", v, d_, rows, t_);
+    k_.gemm("lm_head_wgrad", v, d_, rows, t_, 1, Layout::a_transposed);
     k_.pointwise("final_norm_grad", rows * d_, a_, 3, 8);
   }
 
@@ -181,22 +184,22 @@ class TransformerBuilder {
       const double mlp_in = c_.swiglu ? 2 * ffn : ffn;
       tp_gather("mlp_grad");
       k_.gemm("down_dgrad", T, ffn, d_, t_);
-      k_.gemm("down_wgrad", ffn, d_, T, t_);
+      k_.gemm("down_wgrad", ffn, d_, T, t_, 1, Layout::a_transposed);
       k_.pointwise(c_.swiglu ? "silu_mul_grad" : "gelu_grad", T * ffn, a_, c_.swiglu ? 3 : 2, 12, true,
                    c_.swiglu ? 2 : 1);
       k_.gemm("mlp_in_dgrad", T, d_, mlp_in, t_);
-      k_.gemm("mlp_in_wgrad", d_, mlp_in, T, t_);
+      k_.gemm("mlp_in_wgrad", d_, mlp_in, T, t_, 1, Layout::a_transposed);
     }
     tp_reduce("mlp_grad");
     k_.pointwise("mlp_norm_grad", Tn * d_, a_, 3, 8);
     k_.pointwise("residual_grad1", Tn * d_, a_, 2);
     tp_gather("attn_grad");
     k_.gemm("o_proj_dgrad", T, q_width_, d_, t_);
-    k_.gemm("o_proj_wgrad", q_width_, d_, T, t_);
+    k_.gemm("o_proj_wgrad", q_width_, d_, T, t_, 1, Layout::a_transposed);
     attention(true);
     if (c_.rope) k_.pointwise("rope_grad", T * (q_width_ + kv_width_), a_, 3, 3);
     k_.gemm("qkv_dgrad", T, d_, q_width_ + 2 * kv_width_, t_);
-    k_.gemm("qkv_wgrad", d_, q_width_ + 2 * kv_width_, T, t_);
+    k_.gemm("qkv_wgrad", d_, q_width_ + 2 * kv_width_, T, t_, 1, Layout::a_transposed);
     tp_reduce("attn_grad");
     const std::string last_wgrad = k_.last_name();
     k_.pointwise("attn_norm_grad", Tn * d_, a_, 3, 8);
@@ -214,18 +217,19 @@ class TransformerBuilder {
     const double rows = std::max(1.0, std::round(T * k / local_experts));
     if (ep > 1) collective("moe_combine_grad", CollectiveKind::all_to_all, T * k * d_ * e, ep);
     k_.gemm("experts_down_dgrad", rows, width, d_, t_, local_experts);
-    k_.gemm("experts_down_wgrad", width, d_, rows, t_, local_experts);
+    k_.gemm("experts_down_wgrad", width, d_, rows, t_, local_experts, Layout::a_transposed);
     k_.pointwise("experts_act_grad", rows * local_experts * width, a_, 3, 12, true, 2);
     k_.gemm("experts_gate_up_dgrad", rows, d_, (c_.swiglu ? 2 : 1) * width, t_, local_experts);
-    k_.gemm("experts_gate_up_wgrad", d_, (c_.swiglu ? 2 : 1) * width, rows, t_, local_experts);
+    k_.gemm("experts_gate_up_wgrad", d_, (c_.swiglu ? 2 : 1) * width, rows, t_, local_experts,
+            Layout::a_transposed);
     if (ep > 1) collective("moe_dispatch_grad", CollectiveKind::all_to_all, T * k * d_ * e, ep);
     k_.gemm("router_grad", T, d_, E, t_);
     if (c_.shared_experts > 0) {
       const double w = double(c_.shared_experts) * c_.expert_ffn / tp_;
       k_.gemm("shared_down_dgrad", s_.tokens, w, d_, t_);
-      k_.gemm("shared_down_wgrad", w, d_, s_.tokens, t_);
+      k_.gemm("shared_down_wgrad", w, d_, s_.tokens, t_, 1, Layout::a_transposed);
       k_.gemm("shared_in_dgrad", s_.tokens, d_, 2 * w, t_);
-      k_.gemm("shared_in_wgrad", d_, 2 * w, s_.tokens, t_);
+      k_.gemm("shared_in_wgrad", d_, 2 * w, s_.tokens, t_, 1, Layout::a_transposed);
     }
   }
 
@@ -355,16 +359,16 @@ class TransformerBuilder {
       if (!backward) k_.pointwise("repeat_kv_v", bh * skv * hd_, kv_, 1, 0, false);
     }
     if (!backward) {
-      k_.gemm("scores", sq, skv, hd_, t_, bh);
+      k_.gemm("scores", sq, skv, hd_, t_, bh, Layout::b_transposed);
       k_.pointwise("scale_mask", bh * sq * skv, a_, causal ? 2 : 1, 2);
       k_.add("softmax", RowOp{RowOpKind::softmax, Count(bh * sq), Count(skv), t_});
       k_.gemm("pv", sq, hd_, skv, t_, bh);
     } else {
-      k_.gemm("pv_grad_p", sq, skv, hd_, t_, bh);
-      k_.gemm("pv_grad_v", skv, hd_, sq, t_, bh);
+      k_.gemm("pv_grad_p", sq, skv, hd_, t_, bh, Layout::b_transposed);
+      k_.gemm("pv_grad_v", skv, hd_, sq, t_, bh, Layout::a_transposed);
       k_.pointwise("softmax_grad", bh * sq * skv, a_, 2, 3);
       k_.gemm("scores_grad_q", sq, hd_, skv, t_, bh);
-      k_.gemm("scores_grad_k", skv, hd_, sq, t_, bh);
+      k_.gemm("scores_grad_k", skv, hd_, sq, t_, bh, Layout::a_transposed);
     }
   }
 

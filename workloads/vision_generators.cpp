@@ -98,12 +98,14 @@ class ConvNet {
   }
 
   void linear(const std::string& name, double rows, double out, double in) {
-    seq_.gemm(name, rows, out, in, t_);
+    using Layout = KernelSequence::GemmLayout;
+    seq_.gemm(name, rows, out, in, t_, 1, Layout::b_transposed);  // x @ W^T
     params_ += out * in;
-    if (train()) backward_.push_back([=]() {
-      seq_.gemm(name + ".dgrad", rows, in, out, t_);
-      seq_.gemm(name + ".wgrad", in, out, rows, t_);
-    });
+    if (train())
+      backward_.push_back([=]() {
+        seq_.gemm(name + ".dgrad", rows, in, out, t_);                           // g @ W
+        seq_.gemm(name + ".wgrad", in, out, rows, t_, 1, Layout::a_transposed);  // x^T @ g
+      });
   }
 
   void attention(const std::string& name, double batch, double heads, double sq, double skv, double hd) {

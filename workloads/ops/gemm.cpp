@@ -6,14 +6,27 @@ namespace gpucast::wl {
 using namespace family;
 
 std::vector<OpDef> OpFamily<GemmOp>::defs() {
-  return {{"gemm",
-           {{"m", P::integer, kReq, "", {}, "rows of A and C"},
-            {"n", P::integer, kReq, "", {}, "columns of B and C"},
-            {"k", P::integer, kReq, "", {}, "inner dimension"},
-            {"batch", P::integer, kOpt, "1", {}, "independent products (batched GEMM)"},
-            {"dtype", P::dtype, kReq, "", {}, "operand type"},
-            {"out_dtype", P::dtype, kOpt, "= dtype", {}, "output type"}},
-           "C[m,n] = A[m,k] B[k,n], batched if batch > 1"}};
+  return {
+      {"gemm",
+       {{"m", P::integer, kReq, "", {}, "rows of A and C"},
+        {"n", P::integer, kReq, "", {}, "columns of B and C"},
+        {"k", P::integer, kReq, "", {}, "inner dimension"},
+        {"batch", P::integer, kOpt, "1", {}, "independent products (batched GEMM)"},
+        {"dtype", P::dtype, kReq, "", {}, "operand type"},
+        {"out_dtype", P::dtype, kOpt, "= dtype", {}, "output type"},
+        {"transpose_a",
+         P::boolean,
+         kOpt,
+         "false",
+         {},
+         "A stored transposed (leading dimension m, as in g^T @ x)"},
+        {"transpose_b",
+         P::boolean,
+         kOpt,
+         "false",
+         {},
+         "B stored transposed (leading dimension k, as in x @ W^T)"}},
+       "C[m,n] = A[m,k] B[k,n], batched if batch > 1; transpose_a/transpose_b give the operands' layouts"}};
 }
 
 GemmOp OpFamily<GemmOp>::build(std::string_view, const ParamReader& p) {
@@ -24,6 +37,8 @@ GemmOp OpFamily<GemmOp>::build(std::string_view, const ParamReader& p) {
   g.batch = p.integer("batch", g.batch);
   g.dtype = p.dtype("dtype", g.dtype);
   g.out_dtype = p.dtype("out_dtype", g.dtype);
+  g.transpose_a = p.boolean("transpose_a", g.transpose_a);
+  g.transpose_b = p.boolean("transpose_b", g.transpose_b);
   for (auto [name, v] : {std::pair{"m", g.m}, {"n", g.n}, {"k", g.k}, {"batch", g.batch}})
     p.positive(name, static_cast<double>(v));
   p.elements("m", {g.batch, g.m, g.k}, "A operand");
@@ -37,6 +52,8 @@ ParamList OpFamily<GemmOp>::params(const GemmOp& g) {
   if (g.batch != 1) v.emplace_back("batch", integer(g.batch));
   v.emplace_back("dtype", dtype_value(g.dtype));
   if (g.out_dtype != g.dtype) v.emplace_back("out_dtype", dtype_value(g.out_dtype));
+  if (g.transpose_a) v.emplace_back("transpose_a", ParamValue{true});
+  if (g.transpose_b) v.emplace_back("transpose_b", ParamValue{true});
   return v;
 }
 
@@ -50,6 +67,8 @@ std::string OpFamily<GemmOp>::shape(const GemmOp& g) {
   if (g.batch > 1) s << " x" << g.batch;
   s << " " << dt(g.dtype);
   if (g.out_dtype != g.dtype) s << "->" << dt(g.out_dtype);
+  if (g.transpose_a) s << " A^T";  // the operands stored transposed
+  if (g.transpose_b) s << " B^T";
   return s.str();
 }
 
