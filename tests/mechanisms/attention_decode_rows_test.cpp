@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "models/op_model.h"
+#include "support/chosen_plan.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
@@ -21,20 +22,17 @@ wl::AttentionOp attention(wl::Count seq_q, wl::AttentionBackend backend) {
   a.backend = backend;
   return a;
 }
-std::string plan_name(const wl::AttentionOp& a) {
-  const device::Device gpu(test::gpu_builder{}.build());
-  return models::plan_op(a, gpu).front().name;
-}
 }  // namespace
 
 SCENARIO("cuDNN decodes one query row; two rows take its prefill kernel") {
-  CHECK(plan_name(attention(1, wl::AttentionBackend::cudnn)).find("decoding") != std::string::npos);
-  CHECK(plan_name(attention(2, wl::AttentionBackend::cudnn)).find("flash attention fwd") == 0);
+  CHECK(test::plan_name(attention(1, wl::AttentionBackend::cudnn)).find("decoding") != std::string::npos);
+  CHECK(test::plan_name(attention(2, wl::AttentionBackend::cudnn)).find("flash attention fwd") == 0);
 }
 
 SCENARIO("FlashAttention-2 decodes up to 15 query rows; 16 take its prefill kernels") {
-  CHECK(plan_name(attention(15, wl::AttentionBackend::flash2)).find("flash decoding") == 0);
+  CHECK(test::plan_name(attention(15, wl::AttentionBackend::flash2)).find("flash decoding") == 0);
   // 32 heads of one 64-row tile: too few for the SMs, the prefill's split-KV kernel
   // (models/attention_flash2_splits.h).
-  CHECK(plan_name(attention(16, wl::AttentionBackend::flash2)).find("flash attention split-KV fwd") == 0);
+  CHECK(test::plan_name(attention(16, wl::AttentionBackend::flash2)).find("flash attention split-KV fwd") ==
+        0);
 }

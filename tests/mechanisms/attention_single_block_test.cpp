@@ -6,6 +6,7 @@
 
 #include "models/attention_single_block.h"
 #include "models/op_model.h"
+#include "support/chosen_plan.h"
 #include "support/gpu_builder.h"
 #include "workloads/training_step.h"
 
@@ -25,20 +26,16 @@ wl::AttentionOp one_row(wl::Count seq_kv, wl::AttentionBackend backend) {
   a.backend = backend;
   return a;
 }
-std::string plan_name(const wl::AttentionOp& a) {
-  const device::Device gpu(test::gpu_builder{}.build());
-  return models::plan_op(a, gpu).front().name;
-}
 }  // namespace
 
 SCENARIO("FlashAttention-2: one row over 128 keys runs the forward kernel, over 129 the split-KV decode") {
-  CHECK(plan_name(one_row(128, wl::AttentionBackend::flash2)).find("flash attention fwd") !=
+  CHECK(test::plan_name(one_row(128, wl::AttentionBackend::flash2)).find("flash attention fwd") !=
         std::string::npos);
-  CHECK(plan_name(one_row(129, wl::AttentionBackend::flash2)).find("flash decoding") == 0);
+  CHECK(test::plan_name(one_row(129, wl::AttentionBackend::flash2)).find("flash decoding") == 0);
 }
 
 SCENARIO("cuDNN keeps its decode kernel for one row over one key block") {
-  CHECK(plan_name(one_row(1, wl::AttentionBackend::cudnn)).find("decoding") != std::string::npos);
+  CHECK(test::plan_name(one_row(1, wl::AttentionBackend::cudnn)).find("decoding") != std::string::npos);
   CHECK_FALSE(models::flash2_single_block_forward(one_row(1, wl::AttentionBackend::cudnn),
                                                   wl::AttentionBackend::cudnn));
 }
