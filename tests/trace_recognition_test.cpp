@@ -73,12 +73,12 @@ SCENARIO("generic SDPA takes its backend from the kernel's name, automatic when 
   CHECK(backend("some_attention_kernel") == wl::AttentionBackend::automatic);
 }
 
-SCENARIO("norms and softmax become row ops; their backward a two-input pointwise pass") {
+SCENARIO("norms and softmax become row ops; the norms' backward the norm backward op, softmax's a pointwise pass") {
   const Families f;
   const auto& ln = f.op<wl::RowOp>(6);
   CHECK((ln.kind == wl::RowOpKind::layernorm && ln.rows == 4096 && ln.cols == 1024));
-  const auto& ln_bwd = f.op<wl::ElementwiseOp>(7);
-  CHECK((ln_bwd.elements == 4096 * 1024 && ln_bwd.inputs == 2));
+  const auto& ln_bwd = f.op<wl::RowOp>(7);
+  CHECK((ln_bwd.kind == wl::RowOpKind::layernorm && ln_bwd.backward && ln_bwd.rows == 4096 && ln_bwd.cols == 1024));
   CHECK(f.op<wl::RowOp>(8).kind == wl::RowOpKind::rmsnorm);
   const auto& sm = f.op<wl::RowOp>(9);
   CHECK((sm.kind == wl::RowOpKind::softmax && sm.rows == 64 * 1024 && sm.cols == 1024 && sm.dtype == DataType::fp32));
@@ -96,7 +96,8 @@ SCENARIO("embedding and its backward are recognized by table and token counts") 
   const Families f;
   const auto& e = f.op<wl::EmbeddingOp>(13);
   CHECK((e.vocab == 32000 && e.dim == 1024 && e.tokens == 4096));
-  CHECK(f.op<wl::ElementwiseOp>(14).elements == 32000 * 1024);  // the table's gradient, zeroed and written
+  const auto& bwd = f.op<wl::EmbeddingOp>(14);  // the table's gradient: the backward op model's kernels
+  CHECK((bwd.backward && bwd.vocab == 32000 && bwd.dim == 1024 && bwd.tokens == 4096));
 }
 
 SCENARIO("pointwise ops and reductions go by element count and type") {

@@ -61,37 +61,70 @@ std::optional<wl::Op> gemm(Count m, Count n, Count k, Count batch, DataType t, c
   return wl::Op{g};
 }
 
+// Whether the i-th argument's last two dimensions are stored transposed (column-major: the last
+// dimension strided, the one before it of stride 1), from the recorded "Input Strides". A weight
+// used as W^T by nn.Linear, or the gradient g^T of a weight gradient, arrives as such a view: its
+// leading dimension is then its row count, which decides cuBLAS's alignment class
+// (models/gemm_alignment.h). False when strides were not recorded.
+bool stored_transposed(const CpuOp& op, size_t i) {
+  if (i >= op.inputs.size() || op.inputs[i].is_list || op.inputs[i].shapes.empty() ||
+      op.inputs[i].strides.empty())
+    return false;
+  const auto& size = op.inputs[i].shapes.front();
+  const auto& stride = op.inputs[i].strides.front();
+  if (size.size() < 2 || stride.size() != size.size()) return false;
+  const size_t r = size.size() - 2, c = size.size() - 1;
+  if (size[r] <= 1 || size[c] <= 1) return false;  // a vector: either layout
+  return stride[r] == 1 && stride[c] != 1;
+}
+
+std::optional<wl::Op> with_layouts(std::optional<wl::Op> g, bool transpose_a, bool transpose_b) {
+  if (auto* p = g ? std::get_if<wl::GemmOp>(&*g) : nullptr) {
+    p->transpose_a = transpose_a;
+    p->transpose_b = transpose_b;
+  }
+  return g;
+}
+
 std::optional<wl::Op> recognize_gemm(const std::string& n, const CpuOp& op, const std::string& kernel) {
   auto a2 = [&](size_t i) { const auto* s = shape(op, i); return s && s->size() == 2 ? s : nullptr; };
-  if (n == "mm" || n == "addmm" || n == "_scaled_mm") {
-    const size_t ia = n == "addmm" ? 1 : 0;
+  // _addmm_activation: addmm with the activation (GELU or ReLU) fused into cuBLASLt's epilogue
+  // (nn.TransformerEncoder's fast path, nn.Linear + GELU under some dispatch paths).
+  if (n == "mm" || n == "addmm" || n == "_scaled_mm" || n == "_addmm_activation") {
+    const size_t ia = n == "addmm" || n == "_addmm_activation" ? 1 : 0;
     const auto *a = a2(ia), *b = a2(ia + 1);
     if (!a || !b) return std::nullopt;
     const DataType t = dtype_at(op, ia);
     const DataType out = n == "_scaled_mm" ? DataType::bf16 : t;
-    return gemm((*a)[0], (*b)[1], (*a)[1], 1, t, kernel, out);
+    return with_layouts(gemm((*a)[0], (*b)[1], (*a)[1], 1, t, kernel, out), stored_transposed(op, ia),
+                        stored_transposed(op, ia + 1));
   }
   if (n == "bmm" || n == "baddbmm") {
     const size_t ia = n == "baddbmm" ? 1 : 0;
     const auto *a = shape(op, ia), *b = shape(op, ia + 1);
     if (!a || !b || a->size() != 3 || b->size() != 3) return std::nullopt;
     const DataType t = dtype_at(op, ia);
-    return gemm((*a)[1], (*b)[2], (*a)[2], (*a)[0], t, kernel, t);
+    return with_layouts(gemm((*a)[1], (*b)[2], (*a)[2], (*a)[0], t, kernel, t), stored_transposed(op, ia),
+                        stored_transposed(op, ia + 1));
   }
-  if (n == "linear") {
+  if (n == "linear") {  // x @ W^T: the weight [out, in] is always read transposed
     const auto *x = shape(op, 0), *w = shape(op, 1);
     if (!x || !w || x->empty() || w->size() != 2) return std::nullopt;
     const DataType t = dtype_at(op, 0);
-    return gemm(numel(*x) / std::max<Count>(1, x->back()), (*w)[0], x->back(), 1, t, kernel, t);
+    return with_layouts(gemm(numel(*x) / std::max<Count>(1, x->back()), (*w)[0], x->back(), 1, t, kernel, t),
+                        stored_transposed(op, 0), true);
   }
   if (n == "matmul") {
     const auto *a = shape(op, 0), *b = shape(op, 1);
     if (!a || !b || a->size() < 2 || b->size() < 2) return std::nullopt;
     const DataType t = dtype_at(op, 0);
     const Count k = a->back();
-    if (b->size() == 2) return gemm(numel(*a) / std::max<Count>(1, k), b->back(), k, 1, t, kernel, t);
+    if (b->size() == 2)
+      return with_layouts(gemm(numel(*a) / std::max<Count>(1, k), b->back(), k, 1, t, kernel, t), false,
+                          stored_transposed(op, 1));
     const Count m = (*a)[a->size() - 2];
-    return gemm(m, b->back(), k, numel(*a) / std::max<Count>(1, m * k), t, kernel, t);
+    return with_layouts(gemm(m, b->back(), k, numel(*a) / std::max<Count>(1, m * k), t, kernel, t),
+                        stored_transposed(op, 0), stored_transposed(op, 1));
   }
   return std::nullopt;
 }
@@ -171,6 +204,14 @@ std::optional<wl::Op> row_op(wl::RowOpKind kind, const std::vector<std::int64_t>
 // element, about 85% over its per-operand count of 68 for a copy (2 operands).
 constexpr double kCatDivisionFlopsPerDim = 5;
 
+// CatArrayBatchedCopy_vectorized and CatArrayBatchedCopy_aligned16_contig (Shape.cu) are chosen when
+// every input is contiguous and 16-byte aligned: each thread moves one 16-byte vector
+// (ALIGNED_VEC_LOAD_BYTES) per offset computation. Library fact, from PyTorch's source.
+constexpr double kCatVectorBytes = 16;
+bool cat_moves_vectors(const std::string& kernel) {
+  return has(kernel, "CatArrayBatchedCopy_vectorized") || has(kernel, "CatArrayBatchedCopy_aligned");
+}
+
 std::optional<wl::Op> pointwise(Count elements, DataType in, DataType out, int inputs, int outputs, double flops,
                                 const std::string& kernel) {
   if (elements <= 0) return std::nullopt;
@@ -194,14 +235,21 @@ std::optional<wl::Op> recognize_norm_softmax(const std::string& n, const CpuOp& 
     return row_op(wl::RowOpKind::rmsnorm, shape(op, 0), dtype_at(op, 0, DataType::bf16));
   if (n == "_softmax" || n == "softmax" || n == "_log_softmax" || n == "log_softmax")
     return row_op(wl::RowOpKind::softmax, shape(op, 0), dtype_at(op, 0, DataType::bf16));
-  // Backward of the row ops: one pass reading the gradient and the saved input/output, writing
-  // the input gradient (the row reductions ride along).
-  if (n == "native_layer_norm_backward" || n == "_fused_rms_norm_backward" || n == "_softmax_backward_data" ||
-      n == "_log_softmax_backward_data") {
+  // The norms' backward: the input gradient and the weight (and bias) gradients, the kernels
+  // autograd runs (models/backward_kernels.h), in the dtype of the saved input (fp32 under autocast).
+  if (n == "native_layer_norm_backward" || n == "_fused_rms_norm_backward") {
+    auto r = row_op(n == "native_layer_norm_backward" ? wl::RowOpKind::layernorm : wl::RowOpKind::rmsnorm,
+                    shape(op, 1), dtype_at(op, 1, DataType::bf16));
+    if (auto* p = r ? std::get_if<wl::RowOp>(&*r) : nullptr) p->backward = true;
+    return r;
+  }
+  // Softmax's backward: one pass reading the gradient and the saved output, writing the input
+  // gradient (the row sums ride along).
+  if (n == "_softmax_backward_data" || n == "_log_softmax_backward_data") {
     const auto* g = shape(op, 0);
     if (!g) return std::nullopt;
     const DataType t = dtype_at(op, 0, DataType::bf16);
-    return pointwise(numel(*g), t, t, 2, 1, n.find("norm") != std::string::npos ? 8 : 4, "vectorized_elementwise_kernel");
+    return pointwise(numel(*g), t, t, 2, 1, 4, "vectorized_elementwise_kernel");
   }
   return std::nullopt;
 }
@@ -293,14 +341,23 @@ std::optional<wl::Op> recognize_embedding(const std::string& n, const CpuOp& op)
     return wl::Op{e};
   }
   if (n == "embedding_dense_backward" || n == "embedding_backward") {
-    // Zero the table's gradient, then accumulate the token rows into it: one pass over the table.
-    const auto* g = shape(op, 0);
+    // embedding_dense_backward(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq):
+    // the table's gradient from the gathered rows' gradient, as ATen runs it (models/backward_kernels.h).
+    const auto *g = shape(op, 0), *idx = shape(op, 1);
     const auto rows = concrete_int(op, 2);
-    if (!g || g->empty()) return std::nullopt;
-    const Count dim = g->back();
-    const Count table = rows ? *rows * dim : 0;
-    const DataType t = dtype_at(op, 0, DataType::bf16);
-    return pointwise(std::max(numel(*g), table), t, t, 1, 1, 1, "vectorized_elementwise_kernel");
+    if (!g || g->empty() || !idx) return std::nullopt;
+    wl::EmbeddingOp e;
+    e.dim = g->back();
+    e.tokens = numel(*idx);
+    e.vocab = rows.value_or(0);
+    e.dtype = dtype_at(op, 0, DataType::bf16);
+    e.backward = true;
+    if (e.vocab <= 0 || e.dim <= 0 || e.tokens <= 0) {
+      // Without the table's row count: one pass zeroing the gradient and adding the rows into it.
+      const DataType t = e.dtype;
+      return pointwise(std::max<Count>(numel(*g), 1), t, t, 1, 1, 1, "vectorized_elementwise_kernel");
+    }
+    return wl::Op{e};
   }
   return std::nullopt;
 }
@@ -413,7 +470,13 @@ std::optional<wl::Op> recognize_pointwise(const std::string& n, const CpuOp& op,
     for (const auto& in : op.inputs)
       if (in.is_list) t = torch_dtype(in.type).value_or(t);
     // CatArrayBatchedCopy: a batched strided copy, not the vectorized pointwise kernel, whose index
-    // math divides by every dimension's size (kCatDivisionFlopsPerDim).
+    // math divides by every dimension's size (kCatDivisionFlopsPerDim). Its vectorized and aligned
+    // variants (contiguous, 16-byte aligned inputs) compute that offset once per 16-byte vector.
+    // Its loads and stores are then the vectorized kernel's, not the strided one's.
+    if (cat_moves_vectors(kernel))
+      return pointwise(total, t, t, 1, 1,
+                       kCatDivisionFlopsPerDim * double(dims) * bytes_per_element(t) / kCatVectorBytes,
+                       "vectorized_elementwise_kernel");
     return pointwise(total, t, t, 1, 1, kCatDivisionFlopsPerDim * double(dims), "elementwise_kernel");
   }
   // Tensor arguments: the largest sets the element count; those of that size are read in full.
