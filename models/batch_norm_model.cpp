@@ -31,9 +31,32 @@ constexpr int kTransformRegisters = 32;
 // add about 3 FLOP-equivalents (assumption).
 constexpr double kInvstdInstructionsPerChannel = 12;
 
+// Training. Dev constants: the H100 microbenchmark of training batch norms on channels-last bf16
+// activations at batches 8, 32 and 128 (validation/h100-sxm/batchnorm-train.json,
+// calibration/runs/bench_batchnorm_train.py; the ResNet-50 training trace at batch 64 is held out).
+// Loads a thread keeps outstanding in the statistics kernel's loop, effective: the source loads its
+// kParallelLoads positions together before folding them into the Welford state, but with 4 in flight
+// every one of the 42 dev cases ran 2.1-4x longer than predicted (median 2.7x), and with 1.5 still a
+// median 1.5x: the kernel runs as if each position's load waited for the previous one (1). Why is not
+// established (the transform, walking the same positions with the same launch, needs no such factor).
+constexpr double kStatisticsLoadsInFlight = 1;
+// Welford's update per element: the conversion, a division for the new mean, two FMAs, the count,
+// and the loop's address arithmetic (assumption).
+constexpr double kWelfordInstructionsPerElement = 20;
+// The backward's reduction loads X and dY for each position (two tensors in flight), effective per
+// tensor: 4 left the dev cases a median 26% short, 3 a median 15% short; 2.5 is the median fit.
+constexpr double kBackwardReduceLoadsInFlight = 2.5;
+// Sums of dY and dY * (X - mean) per element: two conversions, a subtraction, two FMAs, addresses.
+constexpr double kBackwardReduceInstructionsPerElement = 12;
+// dX = (dY - mean(dY) - (X - mean) * invstd^2 * mean(dY * (X - mean))) * invstd * weight.
+constexpr double kBackwardElemtInstructionsPerElement = 16;
+// Registers and shared memory of the two reductions (the profiled launches: 40 registers, 4-6 KB).
+constexpr int kReductionRegisters = 40;
+constexpr double kReductionSharedBytes = 6144;
+
 }  // namespace
 
-BatchNormLaunch batch_norm_launch(std::int64_t positions, std::int64_t channels) {
+BatchNormLaunch batch_norm_launch(std::int64_t positions, std::int64_t channels, bool coop) {
   namespace L = batch_norm_library;
   positions = std::max<std::int64_t>(1, positions);
   channels = std::max<std::int64_t>(1, channels);
@@ -47,12 +70,97 @@ BatchNormLaunch batch_norm_launch(std::int64_t positions, std::int64_t channels)
   b.grid_x = double((channels + bx - 1) / bx);
   b.grid_y = double(std::min<std::int64_t>(
       (positions + by * L::kElementsPerThread - 1) / (by * L::kElementsPerThread), L::kMaxHBlock));
+  if (coop && b.grid_y < L::kMinCoopHBlocks) b.grid_y = 1;
   const double inner_stride = double(by) * b.grid_y;
   b.loop_count = std::ceil(double(positions) / (inner_stride * L::kParallelLoads));
   return b;
 }
 
+namespace {
+
+// A transform pass over [positions, channels] in the batch norm's launch: every thread walks its
+// channel down the positions, `inputs` tensors read and one written per element, a few loads in
+// flight at a time (the inference transform and the backward's dX kernel).
+KernelPlan transform_kernel(const std::string& name, const wl::RowOp& r, int inputs, double loads_in_flight,
+                            double instructions_per_element) {
+  const double e = bytes_per_element(r.dtype);
+  const BatchNormLaunch launch = batch_norm_launch(r.rows, r.cols);
+  const double per_block = double(r.rows) * double(r.cols) / launch.blocks();
+  KernelPlan k;
+  k.name = name + " (" + std::to_string(launch.block_x) + "x" + std::to_string(launch.block_y) +
+           " threads, " + std::to_string(int(launch.grid_x)) + "x" + std::to_string(int(launch.grid_y)) +
+           " blocks)";
+  k.blocks = launch.blocks();
+  k.threads = launch.threads();
+  k.registers = kTransformRegisters;
+  k.simt_instructions = instructions_per_element * per_block;
+  k.dram_bytes = (inputs + 1) * e * per_block;
+  k.dram_write_bytes = e * per_block;
+  k.l2_bytes = k.dram_bytes + 4 * 4.0 * k.threads;  // the channel's statistics once per thread
+  const double loads = launch.loop_count * batch_norm_library::kParallelLoads * inputs;
+  k.dram_rounds = 1 + std::ceil(loads / (loads_in_flight * inputs));  // the statistics, then the positions
+  k.bytes_in_flight = k.threads * loads_in_flight * inputs * e;
+  return k;
+}
+
+// A cooperative per-channel reduction over the positions (the training statistics, the backward's
+// sums): `inputs` tensors read once; partial results through the staging buffer when the grid has
+// several blocks along the positions, combined by the last block.
+KernelPlan reduction_kernel(const std::string& name, const wl::RowOp& r, int inputs, double loads_in_flight,
+                            double instructions_per_element, const device::Device& gpu) {
+  const double e = bytes_per_element(r.dtype);
+  const BatchNormLaunch launch = batch_norm_launch(r.rows, r.cols, true);
+  const double per_block = double(r.rows) * double(r.cols) / launch.blocks();
+  KernelPlan k;
+  k.name = name + " (" + std::to_string(launch.block_x) + "x" + std::to_string(launch.block_y) +
+           " threads, " + std::to_string(int(launch.grid_x)) + "x" + std::to_string(int(launch.grid_y)) +
+           " blocks)";
+  k.blocks = launch.blocks();
+  k.threads = launch.threads();
+  k.registers = kReductionRegisters;
+  k.shared_bytes = kReductionSharedBytes;
+  k.simt_instructions = instructions_per_element * per_block;
+  k.dram_bytes = inputs * e * per_block;
+  k.l2_bytes = k.dram_bytes;
+  const double loads = launch.loop_count * batch_norm_library::kParallelLoads;
+  k.dram_rounds = std::ceil(loads / loads_in_flight);
+  k.bytes_in_flight = k.threads * loads_in_flight * inputs * e;
+  // The block's vertical merge in shared memory; with a grid reduction, the staging writes, the
+  // semaphore and the last block's pass over every partial (L2).
+  k.fixed_cycles = 2 * block_reduce_cycles(k.threads, gpu);
+  if (launch.grid_y > 1) k.l2_rounds = 2 + std::ceil(launch.grid_y / launch.block_y);
+  return k;
+}
+
+PlanOption training_plan(const wl::RowOp& r, const device::Device& gpu) {
+  const double channels = double(r.cols);
+  const bool grid_reduction = batch_norm_launch(r.rows, r.cols, true).grid_y > 1;
+  std::vector<KernelPlan> kernels;
+  if (grid_reduction)
+    kernels.push_back(streaming_kernel("fill (semaphores)", channels, 0, 4 * channels, 1, gpu));
+  if (!r.backward) {
+    kernels.push_back(reduction_kernel("batch_norm_collect_statistics_channels_last", r, 1,
+                                       kStatisticsLoadsInFlight, kWelfordInstructionsPerElement, gpu));
+    // The running mean and variance: one block over the channels
+    // (unrolled_elementwise_kernel_for_multi_outputs).
+    kernels.push_back(streaming_kernel("running statistics update", channels, 4 * 4.0 * channels,
+                                       2 * 4.0 * channels, kInvstdInstructionsPerChannel, gpu, channels));
+    kernels.push_back(transform_kernel("batch_norm_transform_input_channels_last", r, 1,
+                                       kTransformLoadsInFlight, kTransformInstructionsPerElement));
+    return PlanOption{"batchnorm channels-last, training", kernels, 0};
+  }
+  kernels.push_back(reduction_kernel("batch_norm_backward_reduce_channels_last", r, 2,
+                                     kBackwardReduceLoadsInFlight, kBackwardReduceInstructionsPerElement,
+                                     gpu));
+  kernels.push_back(transform_kernel("batch_norm_backward_elemt_channels_last", r, 2, kTransformLoadsInFlight,
+                                     kBackwardElemtInstructionsPerElement));
+  return PlanOption{"batchnorm channels-last, backward", kernels, 0};
+}
+
+}  // namespace
+
 PlanOption batch_norm_plan(const wl::RowOp& r, const device::Device& gpu) {
+  if (r.training || r.backward) return training_plan(r, gpu);
   const double e = bytes_per_element(r.dtype);
   const double positions = double(r.rows), channels = double(r.cols);
   const BatchNormLaunch launch = batch_norm_launch(r.rows, r.cols);

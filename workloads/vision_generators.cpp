@@ -69,6 +69,22 @@ class ConvNet {
   }
 
   void batchnorm_relu(const std::string& name, const Map& x, bool relu = true) {
+    // Training on a 16-bit channels-last activation: ATen's channels-last batch-norm kernels
+    // (statistics, running-statistics update, transform; backward: the sums, then dX).
+    if (train() && o_.channels_last && (t_ == DataType::bf16 || t_ == DataType::fp16)) {
+      RowOp bn{RowOpKind::batchnorm, Count(x.n * x.h * x.w), Count(x.c), t_};
+      bn.training = true;
+      seq_.add(name, bn);
+      backward_.push_back([=]() {
+        RowOp b = bn;
+        b.backward = true;
+        seq_.add(name + ".grad", b);
+      });
+      if (relu) pointwise(name + ".relu", x.elements(), 1, 1);
+      params_ += 2 * x.c;
+      saved(x);
+      return;
+    }
     if (train()) {
       seq_.add(name + ".stats", RowOp{RowOpKind::reduce, Count(x.c), Count(x.n * x.h * x.w), t_});
       backward_.push_back([=]() { seq_.pointwise(name + ".grad", x.elements(), t_, 3, 8); });

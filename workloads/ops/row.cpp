@@ -49,16 +49,26 @@ const char* length_key(const RowOp& r) {
 }  // namespace
 
 std::vector<OpDef> OpFamily<RowOp>::defs() {
-  return {last_dim_def("reduce", "independent reductions", "elements reduced per row", "sum over the last dimension"),
+  return {last_dim_def("reduce", "independent reductions", "elements reduced per row",
+                       "sum over the last dimension"),
           last_dim_def("softmax", "rows", "softmax length", "softmax over the last dimension"),
           norm_def("layernorm", "the backward pass (dX, dweight, dbias) instead of the forward",
                    "layer normalization with weight and bias"),
-          norm_def("rmsnorm", "the backward pass (dX, dweight) instead of the forward", "RMS normalization with weight"),
+          norm_def("rmsnorm", "the backward pass (dX, dweight) instead of the forward",
+                   "RMS normalization with weight"),
           {"batchnorm",
            {{"rows", P::integer, kReq, "", {}, "positions (N*H*W)"},
             {"channels", P::integer, kReq, "", {}, "channels (the contiguous dimension)"},
-            {"dtype", P::dtype, kReq, "", {}, "type"}},
-           "inference batch normalization (running statistics) of a channels-last activation"}};
+            {"dtype", P::dtype, kReq, "", {}, "type"},
+            {"training",
+             P::boolean,
+             kOpt,
+             "false",
+             {},
+             "batch statistics (training mode) instead of running ones"},
+            {"backward", P::boolean, kOpt, "false", {}, "the training backward pass (dX, dweight, dbias)"}},
+           "batch normalization of a channels-last activation: inference (running statistics), training, or "
+           "its backward"}};
 }
 
 RowOp OpFamily<RowOp>::build(std::string_view name, const ParamReader& p) {
@@ -69,7 +79,8 @@ RowOp OpFamily<RowOp>::build(std::string_view name, const ParamReader& p) {
   r.rows = p.integer("rows", r.rows);
   r.cols = p.integer(length, r.cols);
   r.dtype = p.dtype("dtype", r.dtype);
-  if (r.is_norm()) r.backward = p.boolean("backward", r.backward);
+  if (r.is_norm() || r.kind == RowOpKind::batchnorm) r.backward = p.boolean("backward", r.backward);
+  if (r.kind == RowOpKind::batchnorm) r.training = r.backward || p.boolean("training", r.training);
   p.positive("rows", static_cast<double>(r.rows));
   p.positive(length, static_cast<double>(r.cols));
   p.elements("rows", {r.rows, r.cols}, "tensor");
@@ -80,6 +91,7 @@ ParamList OpFamily<RowOp>::params(const RowOp& r) {
   ParamList v{{"rows", integer(r.rows)},
               {length_key(r), integer(r.cols)},
               {"dtype", dtype_value(r.dtype)}};
+  if (r.training && !r.backward) v.emplace_back("training", ParamValue{true});
   if (r.backward) v.emplace_back("backward", ParamValue{true});
   return v;
 }
@@ -90,7 +102,10 @@ std::string OpFamily<RowOp>::name(const RowOp& r) {
 
 std::string OpFamily<RowOp>::shape(const RowOp& r) {
   std::ostringstream s;
-  s << r.rows << "x" << r.cols << " " << dt(r.dtype) << (r.backward ? " backward" : "");
+  s << r.rows << "x" << r.cols << " " << dt(r.dtype)
+    << (r.backward   ? " backward"
+        : r.training ? " training"
+                     : "");
   return s.str();
 }
 

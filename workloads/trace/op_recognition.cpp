@@ -298,14 +298,23 @@ std::optional<wl::Op> recognize_batch_norm(const std::string& n, const CpuOp& op
   // native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)
   const bool training = !eval && (n.find("backward") != std::string::npos || concrete_true(op, 5) ||
                                   n == "_native_batch_norm_legit");
-  // Inference on a channels-last activation (N, C, H, W sizes with C the stride-1 dimension): ATen's
-  // channels-last transform kernel (models/batch_norm_model.h), with its own fixed launch.
-  if (!training && n != "cudnn_batch_norm" && x->size() == 4 && is_channels_last(op, 0)) {
+  // A channels-last activation (N, C, H, W sizes with C the stride-1 dimension): ATen's channels-last
+  // kernels (models/batch_norm_model.h), with their own fixed launch. Inference always; training and
+  // its backward for 16-bit activations (an fp32 one goes to cuDNN's batch norm in training).
+  const bool backward = n.find("backward") != std::string::npos;
+  const size_t xi = backward ? 1 : 0;
+  const DataType xt = dtype_at(op, xi, DataType::bf16);
+  const bool native_training = training && n != "cudnn_batch_norm" && n != "cudnn_batch_norm_backward" &&
+                               (xt == DataType::bf16 || xt == DataType::fp16);
+  if ((!training || native_training) && n != "cudnn_batch_norm" && x->size() == 4 &&
+      is_channels_last(op, xi)) {
     wl::RowOp r;
     r.kind = wl::RowOpKind::batchnorm;
     r.rows = (*x)[0] * (*x)[2] * (*x)[3];
     r.cols = (*x)[1];
-    r.dtype = t;
+    r.dtype = xt;
+    r.training = training;
+    r.backward = backward;
     if (r.rows > 0 && r.cols > 0) return wl::Op{r};
   }
   return pointwise(numel(*x), t, t, training ? 2 : 1, 1, 4, "vectorized_elementwise_kernel");
