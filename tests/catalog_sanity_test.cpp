@@ -82,6 +82,8 @@ SCENARIO("every catalog price is dated and every cloud offer names its source") 
 SCENARIO("the GPUs people buy in 2026 are in the catalog with their vendor and architecture") {
   const auto catalog = real_catalog();
   const std::map<std::string, std::pair<std::string, std::string>> expected{
+      {"a10g", {"NVIDIA", "ampere"}},
+      {"h100-nvl", {"NVIDIA", "hopper"}},
       {"b200", {"NVIDIA", "blackwell-dc"}},
       {"b300", {"NVIDIA", "blackwell-dc"}},
       {"gb200", {"NVIDIA", "blackwell-dc"}},

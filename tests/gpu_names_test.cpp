@@ -22,12 +22,17 @@ SCENARIO("a name that means one GPU resolves to it") {
   CHECK(catalog.resolve("mi300") == "mi300x");
   CHECK(catalog.resolve("MI355X") == "mi355x");
   CHECK(catalog.load("4090").id == "rtx-4090");
+  CHECK(catalog.resolve("a10g") == "a10g");
+  CHECK(catalog.resolve("NVIDIA A10G") == "a10g");
+  CHECK(catalog.resolve("a10") == "a10");
+  CHECK(catalog.resolve("H100 NVL") == "h100-nvl");
+  CHECK(catalog.resolve("h100nvl") == "h100-nvl");
 }
 
 SCENARIO("a name that means several GPUs is refused with the list to pick from") {
   const auto catalog = real_catalog();
   const auto h100 = hw::candidate_ids("h100", catalog.ids(), catalog.aliases());
-  CHECK(h100 == std::vector<std::string>{"h100-sxm", "h100-pcie"});
+  CHECK(h100 == std::vector<std::string>{"h100-sxm", "h100-pcie", "h100-nvl"});
   CHECK_THROWS_WITH(catalog.resolve("h100"), Catch::Contains("h100-sxm") && Catch::Contains("h100-pcie"));
   CHECK_THROWS_WITH(catalog.resolve("a100"),
                     Catch::Contains("a100-sxm-80g") && Catch::Contains("a100-pcie-40g"));
