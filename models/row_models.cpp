@@ -42,13 +42,6 @@ constexpr double kSoftmaxInstructionsPerVector = 136;
 // as 4096 x 50,257 although its rows are shorter).
 constexpr double kThreePassInstructionsPerElement = 25;
 constexpr double kThreePassInstructionsPerIteration = 136;
-// The three-pass kernel's rereads hit the L2 only while this many rows per resident block fit in it:
-// the row being reread, the output it writes through the L2, and the rows the other passes stream
-// past it meanwhile (a row is reread twice over a long window; fit on the dev and calibration splits,
-// H100+H200: 4 rows, against 2 (the rule the shared reread_hit_fraction applies), takes those cases'
-// MAPE from 8.0% to 5.6%: 64-4,096 rows of 23,712-131,072 columns, measured close to three DRAM
-// reads and one write per element).
-constexpr double kThreePassRereadRowsPerBlock = 4;
 // softmax_warp_forward holds the row padded to a power of two in registers and runs the max, the
 // exp-sum and the normalization over every padded slot (the tail is -inf, masked only at the loads
 // and stores): its instruction count follows the padded row. Fit on the dev and calibration splits,
@@ -103,11 +96,18 @@ double resident_blocks_per_sm(double threads, double registers, const device::De
   return std::max(1, gpu.occupancy(block).blocks_per_sm);
 }
 
-// Share of a second pass over rows that still finds them in L2. While the resident blocks read
-// their rows and reread them, the rows they write pass through the L2 as well: the pass hits
-// when twice the resident rows fit.
+// A row pass that rereads its row (three-pass softmax, the norms' second pass) hits the L2 only
+// while this many rows per resident block fit in it: the row being reread, the output it writes
+// through the L2, and the rows the other blocks stream past it meanwhile (the L2 is no perfect LRU
+// under streaming). Fit on the dev and calibration splits, H100+H200: 4 rows, against 2 before, takes
+// the three-pass softmax cases' MAPE from 8.0% to 5.6% (64-4,096 rows of 23,712-131,072 columns,
+// measured close to three DRAM reads and one write per element) and vectorized RMS norm's from 14.7%
+// to 12.6% (large norms of 3,072-8,192 columns run at about 60% of the DRAM rate).
+constexpr double kRereadRowsPerResidentBlock = 4;
+
+// Share of a second pass over rows that still finds them in L2 (the window above).
 double reread_hit_fraction(double resident_rows, double row_bytes, const device::Device& gpu) {
-  return gpu.l2_hit_fraction(2 * resident_rows * row_bytes);
+  return gpu.l2_hit_fraction(kRereadRowsPerResidentBlock * resident_rows * row_bytes);
 }
 
 // Vector loads one thread keeps outstanding in the reduction loop: the loop body is one vector load
@@ -272,9 +272,8 @@ PlanOption softmax_plan(const wl::RowOp& r, const device::Device& gpu) {
       // Rows too long for the L2 to hold all resident ones: the two rereads go to DRAM.
       const double resident_rows =
           std::min(rows, gpu.sms() * resident_blocks_per_sm(threads, k.registers, gpu));
-      reread_bytes = (kSoftmaxPasses - 1) *
-                     (1 - gpu.l2_hit_fraction(kThreePassRereadRowsPerBlock * resident_rows * cols * e)) *
-                     cols * e;
+      reread_bytes =
+          (kSoftmaxPasses - 1) * (1 - reread_hit_fraction(resident_rows, cols * e, gpu)) * cols * e;
     }
   }
   k.dram_bytes = io / k.blocks + reread_bytes;
