@@ -17,22 +17,36 @@ double next_pow2(double v) {
 
 // PyTorch's softmax kernels compute an accurate exp twice per element (once for the sum, once for
 // the output), an IEEE division and 64-bit index arithmetic. cunn_SoftMaxForwardReg (scalar loads,
-// the row in registers) takes about this many SIMT lane instructions per element; set from the dev
-// half of the first H200 validation run.
-constexpr double kSoftmaxRegInstructionsPerElement = 125;
+// the row in registers, reg_cnt = ceil(cols / threads) slots per thread) runs its three unrolled
+// loops over every slot, each with its 64-bit offset and bounds check, and the math over the real
+// elements: SIMT lane instructions per element and per slot (threads x reg_cnt). Fit on the dev and
+// calibration splits, H100+H200 (2,067-8,192 columns, 1-65,536 rows): 60 and 50 (one constant per
+// element, 125, left 12.5% MAPE on those cases; the split, 8.8%).
+constexpr double kSoftmaxRegInstructionsPerElement = 60;
+constexpr double kSoftmaxRegInstructionsPerSlot = 50;
 // The vectorized (ILP) block kernels (shared-memory and three-pass): per element, the math (two
 // exps, the max and sum folds, the division, conversions); per 16-byte vector of ILP elements, the
 // 64-bit address arithmetic, bounds checks and loop control of the three passes. So 16-bit rows
-// (ILP 8) cost fewer instructions per element than fp32 rows (ILP 4). Dev constants: few-row
-// three-pass softmaxes over 32K-128K columns (instruction-bound on one SM per row) take about 62
-// lane instructions per bf16 element and 79 per fp32 element.
+// (ILP 8) cost fewer instructions per element than fp32 rows (ILP 4). Dev constants, first set on
+// few-row three-pass softmaxes over 32K-128K columns (about 62 lane instructions per bf16 element and
+// 79 per fp32 element); they now price cunn_SoftMaxForwardSmem, whose rows are whole vectors.
 constexpr double kSoftmaxInstructionsPerElement = 45;
 constexpr double kSoftmaxInstructionsPerVector = 136;
+// The three-pass kernel (cunn_SoftMaxForward) walks each pass in 16-byte vectors only while a whole
+// block-wide stride (threads x ILP elements) remains; the remainder goes one element per thread per
+// loop iteration (ilpReduce, WriteFpropResultsVectorized in SoftMax.cu; library fact), and each such
+// iteration pays the loop's overhead for one element. Per element and per loop iteration (lane
+// instructions), fit on the dev and calibration splits, H100+H200 (23,712-151,936 columns):
+// 25 and 136. Without the scalar remainder the best refit left 10.2% MAPE on those cases, with it 8.0%
+// (4096 x 32,000 bf16, whose 7,424-element remainder is 23% of the row, costs as much per element
+// as 4096 x 50,257 although its rows are shorter).
+constexpr double kThreePassInstructionsPerElement = 25;
+constexpr double kThreePassInstructionsPerIteration = 136;
 // softmax_warp_forward holds the row padded to a power of two in registers and runs the max, the
 // exp-sum and the normalization over every padded slot (the tail is -inf, masked only at the loads
-// and stores): its instruction count follows the padded row. Dev constant: rows of 197-2048
-// columns, many rows, on both GPUs.
-constexpr double kWarpSoftmaxInstructionsPerElement = 50;
+// and stores): its instruction count follows the padded row. Fit on the dev and calibration splits,
+// H100+H200, together with kWarpSoftmaxStoreIterationCycles (was 50 without that chain).
+constexpr double kWarpSoftmaxInstructionsPerElement = 40;
 // SoftMax.cu dispatches rows of at most 2048 elements and 8 KiB to softmax_warp_forward (library fact).
 constexpr double kWarpSoftmaxMaxColumns = 2048;
 constexpr double kWarpSoftmaxMaxRowBytes = 8192;
@@ -44,6 +58,13 @@ constexpr double kWarpSoftmaxTwoRowsMaxPadded = 128;
 // scaled to the element count the kernel keeps in registers).
 constexpr double kWarpSoftmaxBaseRegisters = 24;
 constexpr double kWarpSoftmaxRegistersPerElement = 1.5;
+// softmax_warp_forward's write-out loop (persistent_softmax.cuh) stores element by element with an
+// early exit at the row's end, and each element's IEEE division carries a slow-path check: its
+// iterations do not overlap, a dependent chain per 32-element iteration of the real (not padded) row.
+// Fit on the dev and calibration splits, H100+H200 (cycles per iteration): one-wave launches grow by
+// about 0.08-0.1 us per iteration (1 x 128 to 134 x 1,283 fp32), and 1,025 and 2,048 columns (both
+// padded to 2,048) take about the same time per real element, not per row.
+constexpr double kWarpSoftmaxStoreIterationCycles = 200;
 // CUDA's per-thread register ceiling (255 on every architecture since Kepler; CUDA programming guide).
 constexpr double kMaxRegistersPerThread = 255;
 // softmax_warp_forward's fixed work beyond its two warp reductions: index setup, the -inf padding
@@ -75,11 +96,18 @@ double resident_blocks_per_sm(double threads, double registers, const device::De
   return std::max(1, gpu.occupancy(block).blocks_per_sm);
 }
 
-// Share of a second pass over rows that still finds them in L2. While the resident blocks read
-// their rows and reread them, the rows they write pass through the L2 as well: the pass hits
-// when twice the resident rows fit.
+// A row pass that rereads its row (three-pass softmax, the norms' second pass) hits the L2 only
+// while this many rows per resident block fit in it: the row being reread, the output it writes
+// through the L2, and the rows the other blocks stream past it meanwhile (the L2 is no perfect LRU
+// under streaming). Fit on the dev and calibration splits, H100+H200: 4 rows, against 2 before, takes
+// the three-pass softmax cases' MAPE from 8.0% to 5.6% (64-4,096 rows of 23,712-131,072 columns,
+// measured close to three DRAM reads and one write per element) and vectorized RMS norm's from 14.7%
+// to 12.6% (large norms of 3,072-8,192 columns run at about 60% of the DRAM rate).
+constexpr double kRereadRowsPerResidentBlock = 4;
+
+// Share of a second pass over rows that still finds them in L2 (the window above).
 double reread_hit_fraction(double resident_rows, double row_bytes, const device::Device& gpu) {
-  return gpu.l2_hit_fraction(2 * resident_rows * row_bytes);
+  return gpu.l2_hit_fraction(kRereadRowsPerResidentBlock * resident_rows * row_bytes);
 }
 
 // Vector loads one thread keeps outstanding in the reduction loop: the loop body is one vector load
@@ -186,12 +214,20 @@ PlanOption softmax_plan(const wl::RowOp& r, const device::Device& gpu) {
     k.registers = static_cast<int>(std::min(
         kMaxRegistersPerThread, kWarpSoftmaxBaseRegisters + kWarpSoftmaxRegistersPerElement * rows_per_warp *
                                                                 padded / gpu.warp_size()));
-    const double elements = rows_per_block * padded;
+    // A block of fewer rows than it could take (a small batch) works on those rows only.
+    const double elements = std::min(rows, rows_per_block) * padded;
     k.simt_instructions = kWarpSoftmaxInstructionsPerElement * elements;
     k.sfu_ops = elements;
     k.dram_rounds = 1;
     k.bytes_in_flight = rows_per_block * cols * e;  // the whole row is loaded into registers
-    k.fixed_cycles = 2 * warp_reduce_cycles(gpu) + kWarpSoftmaxFixedCycles;
+    // The write-out walks the row's real iterations one after another (per row of the warp).
+    const double warp_lanes = std::min(padded, static_cast<double>(gpu.warp_size()));
+    const double store_iterations = std::min(rows, rows_per_warp) * std::ceil(cols / warp_lanes);
+    k.fixed_cycles = 2 * warp_reduce_cycles(gpu) + kWarpSoftmaxFixedCycles +
+                     store_iterations * kWarpSoftmaxStoreIterationCycles;
+    // A later wave's warps load their whole rows at once and wait for them before any math (the
+    // kernel's fill pays only the first wave's load).
+    if (k.blocks > gpu.sms() * resident_blocks_per_sm(k.threads, k.registers, gpu)) k.dram_rounds += 1;
   } else {
     // Block softmax, one block per row (SoftMax.cu): threads = min(cols, 1024) rounded to warps.
     const double threads =
@@ -208,7 +244,8 @@ PlanOption softmax_plan(const wl::RowOp& r, const device::Device& gpu) {
     k.bytes_in_flight = threads * std::min(per_thread, ilp) * e;
     if (per_thread < kSoftmaxRegMaxElementsPerThread) {
       k.name = "cunn_SoftMaxForwardReg";  // the row stays in registers: one read, one write
-      k.simt_instructions = kSoftmaxRegInstructionsPerElement * cols;
+      k.simt_instructions =
+          kSoftmaxRegInstructionsPerElement * cols + kSoftmaxRegInstructionsPerSlot * per_thread * threads;
       k.dram_rounds = 1;
       k.fixed_cycles = two_reductions + kSoftmaxRegFixedCycles;
     } else if (softmax_row_fits_shared(cols, e, threads, gpu)) {
@@ -218,6 +255,16 @@ PlanOption softmax_plan(const wl::RowOp& r, const device::Device& gpu) {
       k.fixed_cycles = two_reductions + 2 * loads_per_thread * kSmemStageCycles;
     } else {
       k.name = "cunn_SoftMaxForward";  // three passes: max, sum of exp, write; rereads hit L2
+      // Each pass walks the row in 16-byte vectors while a whole block-wide stride of vectors
+      // remains, then the remainder one element per thread per iteration (ilpReduce and
+      // WriteFpropResultsVectorized): a remainder element costs a whole loop iteration.
+      const double stride = threads * ilp;
+      const double vector_iterations = std::floor(cols / stride);
+      const double scalar_iterations = std::ceil(std::fmod(cols, stride) / threads);
+      k.simt_instructions =
+          threads *
+          (vector_iterations * (kThreePassInstructionsPerIteration + ilp * kThreePassInstructionsPerElement) +
+           scalar_iterations * (kThreePassInstructionsPerIteration + kThreePassInstructionsPerElement));
       k.dram_rounds = loads_per_thread;
       k.l2_rounds = (kSoftmaxPasses - 1) * loads_per_thread;
       k.fixed_cycles = two_reductions;
@@ -240,8 +287,11 @@ PlanOption softmax_plan(const wl::RowOp& r, const device::Device& gpu) {
 // cross-warp step, each merge with divisions; RMS norm adds sums of squares. Dev constants (cycles
 // per block): short-row norms (320-1000 columns, 4K-64K rows) take about 1.5-1.8 us per wave of
 // resident rows (layer norm) and 0.35 us (RMS norm) longer than their memory and per-element work,
-// on both GPUs.
-constexpr double kLayerNormCombineCycles = 3300;
+// on both GPUs. Layer norm's refit with the four-row reread window (kRereadRowsPerResidentBlock,
+// which moves time of the larger norms into memory), on the dev and calibration splits, H100+H200:
+// 3,300 -> 2,500 cycles (layer norm dev+calibration MAPE 14.0% -> 12.3%, mean of the four
+// descriptions; RMS norm's 700 stays best).
+constexpr double kLayerNormCombineCycles = 2500;
 constexpr double kRmsNormCombineCycles = 700;
 // vectorized_layer_norm_kernel needs the row to be whole 4-element vectors; other rows run
 // RowwiseMomentsCUDAKernel (512 threads, Welford over the row) and then LayerNormForwardCUDAKernel
