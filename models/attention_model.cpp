@@ -293,6 +293,9 @@ PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
     k.fixed_cycles = kWarpgroupPrefillFixedCycles;
     k.startup_cycles = kWarpgroupPrefillStartupCycles;
   }
+  // FlashAttention-2's forward holds one K/V stage as well: its block's products wait for its loads
+  // (models/attention_block_chain.h).
+  if (backend == wl::AttentionBackend::flash2) k.fixed_cycles += lone_block_compute_cycles(k, gpu);
   if (efficient) {
     // Q, then K and V of every step in turn; the kernel needs no workspace (one launch in the profile).
     k.dram_rounds = 1 + kEfficientRoundsPerStep * steps;
