@@ -4,7 +4,6 @@
 #include <cmath>
 #include <vector>
 
-#include "models/attention_block_chain.h"
 #include "models/attention_head_tile.h"
 #include "models/block_dispatch.h"
 #include "models/helper_kernels.h"
@@ -210,10 +209,6 @@ PlanOption attention_backward_plan(const wl::AttentionOp& a, wl::AttentionBacken
                4 * t.block_kv * head_dim * e;
   k.dram_rounds = 2;
   k.fixed_cycles = kBackwardFixedCycles;
-  // One block per SM (FlashAttention-2's and xFormers' 8- and 16-warp blocks at up to 255 registers):
-  // no resident block computes while another loads its K and V tiles or writes dK and dV, so a
-  // block's serial part and its arithmetic add up (models/attention_block_chain.h).
-  if (gpu.blocks_per_sm(k.resources(), k.name) == 1) k.fixed_cycles += lone_block_compute_cycles(k, gpu);
 
   PlanOption option{
       "attention backward (" + std::string(wl::attention_backend_name(backend)) + "): " + k.name, {}, 0, {}};
