@@ -89,6 +89,8 @@ constexpr double kEfficientWarpsPerSm = 16;
 constexpr double kEfficientWarpsPerSmOther = 12;
 constexpr int kEfficientWarpsPerSmMinCc = 8;
 constexpr double kRegistersPerSm = 65536;
+// Registers per thread are allocated in steps of this many (CUDA occupancy calculator).
+constexpr int kRegisterStep = 8;
 // Causal kernels mask the diagonal tiles element by element.
 constexpr double kCausalEfficiency = 0.9;
 // Compute capabilities with warpgroup (wgmma / tcgen05) tensor-core instructions: datacenter
@@ -305,7 +307,8 @@ PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
                                     ? kEfficientWarpsPerSm
                                     : kEfficientWarpsPerSmOther;
     const double min_blocks = std::max(1.0, std::floor(warps_per_sm / warps));
-    k.registers = std::min(kFa2Registers, static_cast<int>(kRegistersPerSm / (min_blocks * k.threads)) / 8 * 8);
+    const int register_cap = static_cast<int>(kRegistersPerSm / (min_blocks * k.threads));
+    k.registers = std::min(kFa2Registers, register_cap / kRegisterStep * kRegisterStep);
     // One K/V stage: the block's products wait for its loads (models/attention_block_chain.h).
     k.fixed_cycles += lone_block_compute_cycles(k, gpu);
     return PlanOption{k.name, {k}, 0, {}};
