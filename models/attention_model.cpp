@@ -6,6 +6,7 @@
 
 #include "common/errors.h"
 #include "models/attention_backward.h"
+#include "models/attention_block_chain.h"
 #include "models/attention_flash2_splits.h"
 #include "models/attention_head_tile.h"
 #include "models/attention_single_block.h"
@@ -75,7 +76,21 @@ constexpr double kEfficientForwardEfficiency = 0.375;
 // Each step waits for its K tile, then its V tile (one stage, nothing prefetched), each load behind
 // a barrier: dependent round trips per step. Dev: the small memory-efficient cases (2 to 8 steps per
 // block) grow by about 1.7 us a step on the H100, four loaded round trips; two left them 25-50% fast.
+// Refit with the block's own products on its chain (models/attention_block_chain.h), dev, H100 and
+// H200: 3 or 5 rounds move the four dev cases 5-15% either way; 4 stays.
 constexpr double kEfficientRoundsPerStep = 4;
+// The memory-efficient kernel's warps and occupancy (PyTorch's mem_eff_attention/kernel_forward.h;
+// library fact): kNumWarpsPerBlock = queries x keys per block / (32 x 32) (4 warps at 64 x 64, 8 at
+// 64 x 128), and __launch_bounds__ asks for getWarpsPerSmFw() = 16 warps per SM (sm80 and later, half
+// types; 12 otherwise) in kMinBlocksPerSm blocks, which caps the registers at the 64K register file
+// over those warps' threads.
+constexpr double kEfficientWarpTile = 32 * 32;
+constexpr double kEfficientWarpsPerSm = 16;
+constexpr double kEfficientWarpsPerSmOther = 12;
+constexpr int kEfficientWarpsPerSmMinCc = 8;
+constexpr double kRegistersPerSm = 65536;
+// Registers per thread are allocated in steps of this many (CUDA occupancy calculator).
+constexpr int kRegisterStep = 8;
 // Causal kernels mask the diagonal tiles element by element.
 constexpr double kCausalEfficiency = 0.9;
 // Compute capabilities with warpgroup (wgmma / tcgen05) tensor-core instructions: datacenter
@@ -280,9 +295,22 @@ PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
     k.fixed_cycles = kWarpgroupPrefillFixedCycles;
     k.startup_cycles = kWarpgroupPrefillStartupCycles;
   }
+  // FlashAttention-2's forward holds one K/V stage as well: its block's products wait for its loads
+  // (models/attention_block_chain.h).
+  if (backend == wl::AttentionBackend::flash2) k.fixed_cycles += lone_block_compute_cycles(k, gpu);
   if (efficient) {
     // Q, then K and V of every step in turn; the kernel needs no workspace (one launch in the profile).
     k.dram_rounds = 1 + kEfficientRoundsPerStep * steps;
+    const double warps = block_q * block_kv / kEfficientWarpTile;
+    k.threads = static_cast<int>(warps * gpu.warp_size());
+    const double warps_per_sm = gpu.cc_major() >= kEfficientWarpsPerSmMinCc && a.dtype != DataType::fp32
+                                    ? kEfficientWarpsPerSm
+                                    : kEfficientWarpsPerSmOther;
+    const double min_blocks = std::max(1.0, std::floor(warps_per_sm / warps));
+    const int register_cap = static_cast<int>(kRegistersPerSm / (min_blocks * k.threads));
+    k.registers = std::min(kFa2Registers, register_cap / kRegisterStep * kRegisterStep);
+    // One K/V stage: the block's products wait for its loads (models/attention_block_chain.h).
+    k.fixed_cycles += lone_block_compute_cycles(k, gpu);
     return PlanOption{k.name, {k}, 0, {}};
   }
   if (splits > 1) {
