@@ -5,6 +5,7 @@
 
 #include "models/conv_algorithm.h"
 #include "models/conv_few_channel.h"
+#include "models/conv_fma_direct.h"
 #include "models/conv_fma_nchw.h"
 #include "models/gemm_model.h"
 #include "models/helper_kernels.h"
@@ -74,6 +75,11 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& 
   const ConvChoice choice = choose_conv_algorithm(c, gpu);
   if (choice.algorithm == ConvAlgorithm::few_channel_indexed)
     return {indexed_few_channel_conv_plan(c, choice.math, gpu)};
+  if (choice.algorithm == ConvAlgorithm::fma_direct) {
+    PlanOption option = fma_direct_conv_plan(c, gpu);
+    option.name = conv_algorithm_name(choice) + ": " + option.name;
+    return {option};
+  }
   if (choice.algorithm == ConvAlgorithm::simt_nchw_gemm) {
     PlanOption option = fma_nchw_conv_plan(c, gpu);
     option.name = conv_algorithm_name(choice) + ": " + option.name;
