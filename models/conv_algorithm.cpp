@@ -45,6 +45,18 @@ constexpr double kFmaDirectMaxChannels = 16;
 constexpr int kFmaNchwMinCcMajor = 9;
 // The sm80 indexed kernels run on sm80 and later (their sm80_ prefix; library fact).
 constexpr int kFewChannelIndexedMinCcMajor = 8;
+// fp16 and tf32 inputs of at least one 16-byte vector but up to kFmaDirectMaxChannels channels
+// that are not whole vectors (9-15 fp16, 5-15 tf32) are not padded for tensor cores: cuDNN runs
+// FMA kernels on the unpadded tensors, in fp32 arithmetic: convolve_common_engine_float_NHWC<__half,
+// __half, 128, ...> for fp16 at C = 13 (conv2d-1158) and the sm80 FFMA kernel
+// sm80_xmma_fprop_implicit_gemm_indexed_f32f32_..._ffma for tf32 at C = 13 (conv2d-1145); library
+// facts from the H100 and H200 profiles of those calibration cases. Channels that are whole vectors
+// (tf32 C = 24, conv2d-1152; fp16 C = 32, conv2d-1124) keep the tensor cores.
+[[nodiscard]] bool runs_fma_for_unaligned_channels(const wl::Conv2dOp& op, DataType math, double align) {
+  const double c = double(op.c);
+  return (math == DataType::fp16 || math == DataType::tf32) && c >= align && c <= kFmaDirectMaxChannels &&
+         std::fmod(c, align) != 0;
+}
 }  // namespace
 
 std::string conv_algorithm_name(const ConvChoice& c) {
@@ -65,6 +77,8 @@ std::string conv_algorithm_name(const ConvChoice& c) {
       return "few-channel indexed implicit gemm, sm80 mma.sync (" + math + ")";
     case ConvAlgorithm::simt_nchw_gemm:
       return "NCHW implicit gemm with layout transposes (" + math + ")";
+    case ConvAlgorithm::fma_direct:
+      return "direct NHWC convolution (" + math + ")";
   }
   return "conv";
 }
@@ -87,6 +101,14 @@ ConvChoice choose_conv_algorithm(const wl::Conv2dOp& op, const device::Device& g
     c.algorithm = ConvAlgorithm::simt_nchw_gemm;
   } else if (pointwise) {
     c.algorithm = ConvAlgorithm::gemm;
+  } else if (c.tensor && gpu.cc_major() >= kFmaNchwMinCcMajor &&
+             runs_fma_for_unaligned_channels(op, c.math, align)) {
+    // FP32 arithmetic on the FMA pipe over unpadded channels (TF32 rounding does not apply).
+    if (c.math == DataType::tf32) c.math = DataType::fp32;
+    c.tensor = false;
+    c.channels = double(op.c);
+    c.channel_align = 1;
+    c.algorithm = ConvAlgorithm::fma_direct;
   } else if (c.tensor && double(op.c) * e < kTensorChannelBytes && has_indexed_few_channel_kernel(c.math) &&
              gpu.cc_major() >= kFewChannelIndexedMinCcMajor) {
     c.algorithm = ConvAlgorithm::few_channel_indexed;
@@ -98,6 +120,8 @@ ConvChoice choose_conv_algorithm(const wl::Conv2dOp& op, const device::Device& g
   } else if (c.math == DataType::fp32 && op.r == kWinogradFilterSide && op.s == kWinogradFilterSide &&
              op.stride == 1 && gpu.cc_major() <= kLastWinogradCcMajor) {
     c.algorithm = ConvAlgorithm::winograd;
+  } else if (c.math == DataType::fp32 && gpu.cc_major() >= kFmaNchwMinCcMajor) {
+    c.algorithm = ConvAlgorithm::fma_direct;  // up to kFmaDirectMaxChannels (wider: the NCHW path above)
   } else {
     c.algorithm = ConvAlgorithm::simt_implicit_gemm;
   }

@@ -19,6 +19,7 @@ enum class ConvAlgorithm {
   simt_implicit_gemm,     // FP32 on the FMA pipe: implicit precomputed GEMM, SIMT tiles
   winograd,               // FP32 on the FMA pipe, 3x3 stride 1: fused Winograd F(2x2, 3x3)
   simt_nchw_gemm,  // FP32 on the FMA pipe, Hopper: transposes to NCHW around an sm80 SIMT implicit GEMM
+  fma_direct,      // FMA pipe, Hopper, a few input channels: cuDNN's direct NHWC kernel (conv_fma_direct.h)
 };
 
 struct ConvChoice {

@@ -5,6 +5,7 @@
 
 #include "models/conv_algorithm.h"
 #include "models/conv_few_channel.h"
+#include "models/conv_fma_direct.h"
 #include "models/conv_fma_nchw.h"
 #include "models/gemm_model.h"
 #include "models/helper_kernels.h"
@@ -30,6 +31,11 @@ constexpr double kSimtChannelVector = 4;
 constexpr double kWinogradMultiplyReduction = 36.0 / 16.0;
 // Lane instructions per element of cuDNN's nhwcAddPaddingKernel (index math, bounds test, store).
 constexpr double kPadInstructionsPerElement = 12;
+// nhwcAddPaddingKernel moves pixel rows that are not whole 16-byte vectors (3 bf16 channels, 257
+// fp32 output channels) with scalar accesses at unaligned offsets: share of the streaming DRAM read
+// rate it sustains. Fit on the dev split, H100+H200: conv2d-0320 (the 3-channel stem's input pad,
+// 16.0 and 14.6 us) and conv2d-1152 (the copy out of 260 padded output channels, 154 and 117 us).
+constexpr double kPadReadEfficiency = 0.55;
 // The padded copies are zeroed with 16-byte vector stores, one lane instruction each
 // (cudaMemsetAsync's kernel; library fact).
 constexpr double kMemsetVectorBytes = 16;
@@ -51,8 +57,10 @@ void add_padding_kernels(const wl::Conv2dOp& c, double channels, double out_chan
                                        kMemsetInstructionsPerElement, gpu, per_vector);
     zero.reads_dram = false;
     kernels.push_back(zero);
-    kernels.push_back(streaming_kernel("pad " + what + " channels to " + std::to_string(int(to)), padded,
-                                       pixels * from * e, padded * e, kPadInstructionsPerElement, gpu, to));
+    KernelPlan copy = streaming_kernel("pad " + what + " channels to " + std::to_string(int(to)), padded,
+                                       pixels * from * e, padded * e, kPadInstructionsPerElement, gpu, to);
+    copy.dram_read_efficiency = kPadReadEfficiency;
+    kernels.push_back(copy);
   };
   const bool input_padded = channels != double(c.c);
   const bool output_padded = out_channels != double(c.k);
@@ -62,9 +70,11 @@ void add_padding_kernels(const wl::Conv2dOp& c, double channels, double out_chan
   option.kernels.insert(option.kernels.begin(), kernels.begin(), kernels.end());
   if (output_padded) {
     const double pixels = double(c.n) * double(c.p()) * double(c.q());
-    option.kernels.push_back(streaming_kernel(
+    KernelPlan copy = streaming_kernel(
         "copy output out of " + std::to_string(int(out_channels)) + " padded channels", pixels * double(c.k),
-        pixels * out_channels * e, pixels * double(c.k) * e, kPadInstructionsPerElement, gpu, double(c.k)));
+        pixels * out_channels * e, pixels * double(c.k) * e, kPadInstructionsPerElement, gpu, double(c.k));
+    copy.dram_read_efficiency = kPadReadEfficiency;
+    option.kernels.push_back(copy);
   }
 }
 }  // namespace
@@ -74,6 +84,11 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& 
   const ConvChoice choice = choose_conv_algorithm(c, gpu);
   if (choice.algorithm == ConvAlgorithm::few_channel_indexed)
     return {indexed_few_channel_conv_plan(c, choice.math, gpu)};
+  if (choice.algorithm == ConvAlgorithm::fma_direct) {
+    PlanOption option = fma_direct_conv_plan(c, gpu);
+    option.name = conv_algorithm_name(choice) + ": " + option.name;
+    return {option};
+  }
   if (choice.algorithm == ConvAlgorithm::simt_nchw_gemm) {
     PlanOption option = fma_nchw_conv_plan(c, gpu);
     option.name = conv_algorithm_name(choice) + ": " + option.name;

@@ -1,7 +1,8 @@
-// FP32 convolutions on the FMA pipe in NHWC (models/conv_model.cpp, TF32 off or absent; before Hopper,
-// and on Hopper for 16 channels or fewer): SIMT implicit GEMM that reads each tap's channels as
-// 4-element vectors, needs no channel-padding kernels, and sustains a fixed share of the FP32 GEMM
-// rate at any shape. Hopper's NCHW path for wider inputs: conv_fma_nchw_test.cpp.
+// FP32 convolutions on the FMA pipe in NHWC before Hopper (models/conv_model.cpp, TF32 off or absent):
+// SIMT implicit GEMM that reads each tap's channels as 4-element vectors, needs no channel-padding
+// kernels, and sustains a fixed share of the FP32 GEMM rate at any shape. Hopper's NCHW path for wider
+// inputs: conv_fma_nchw_test.cpp; its direct NHWC kernel for 16 channels or fewer:
+// conv_unaligned_fma_test.cpp.
 #include <catch2/catch.hpp>
 
 #include "models/op_model.h"
@@ -24,20 +25,27 @@ wl::Conv2dOp stem(wl::Count c) {
   op.allow_tf32 = false;
   return op;
 }
+hw::GpuSpec ampere() {
+  return test::gpu_builder{}
+      .set("architecture", "\"ampere\"")
+      .set("compute_capability", "\"8.0\"")
+      .set("sm.shared_memory_kb", "164.0")
+      .build();
+}
 models::KernelPlan conv_kernel(const wl::Conv2dOp& op, const device::Device& gpu) {
   return models::plan_op(op, gpu).front().kernels.back();
 }
 }  // namespace
 
 SCENARIO("FMA convolutions run on the fp32 pipe without channel-padding kernels") {
-  const device::Device gpu(test::gpu_builder{}.build());
+  const device::Device gpu(ampere());
   const auto options = models::plan_op(stem(3), gpu);
   CHECK(options.front().kernels.size() == 1);
   CHECK(options.front().kernels.back().pipe == device::Pipe::fp32);
 }
 
 SCENARIO("an FMA convolution fills 4-channel vectors per tap: 3 channels cost as 4, 5 as 8") {
-  const device::Device gpu(test::gpu_builder{}.build());
+  const device::Device gpu(ampere());
   CHECK(conv_kernel(stem(3), gpu).pipe_flops == Approx(conv_kernel(stem(4), gpu).pipe_flops));
   CHECK(conv_kernel(stem(5), gpu).pipe_flops == Approx(conv_kernel(stem(8), gpu).pipe_flops));
   CHECK(conv_kernel(stem(4), gpu).pipe_flops < conv_kernel(stem(5), gpu).pipe_flops);
