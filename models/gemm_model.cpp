@@ -250,6 +250,11 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
       // wgmma needs 64 rows per warpgroup: a side narrower than 64 wastes tensor-core issue.
       const double narrow = std::min(t.tm, t.tn);
       k.pipe_efficiency = g.efficiency * (warp_mma ? 1.0 : std::min(1.0, narrow / gpu.tensor_tile_rows()));
+      // The unaligned fallback's narrow loads set its rate as a share of the nominal peak, not of
+      // the description's sustained mma.sync rate (gemm_alignment.h).
+      if (g.unaligned_fallback && pipe == Pipe::mma_sync)
+        k.pipe_efficiency *=
+            kFallbackReferenceMmaSyncEfficiency * gpu.tensor_peak_per_sm(g.in) / gpu.pipe_rate(pipe, g.in);
       const double out_tile_bytes = t.tm * t.tn * (split > 1 ? kPartialBytes : e_out);
       // On Hopper and later, tensor-core tiles of 96x96 and up run as 2-CTA clusters that multicast
       // the A tile to both CTAs (thread-block clusters do not exist before compute capability 9).
