@@ -114,4 +114,9 @@ FlopsPerUs Device::pipe_rate(Pipe pipe, DataType dtype) const {
   }
 }
 
+FlopsPerUs Device::tensor_peak_per_sm(DataType dtype) const {
+  require_tensor(dtype);
+  return tensor_types_.at(dtype) * kFlopsPerUsPerTflops / sms_;
+}
+
 }  // namespace gpucast::device

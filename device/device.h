@@ -95,6 +95,9 @@ class Device {
   void require_tensor(DataType t) const;
   // Per-SM sustained rate of `pipe` for `dtype`; throws UnsupportedError when the GPU lacks it.
   [[nodiscard]] FlopsPerUs pipe_rate(Pipe pipe, DataType dtype) const;
+  // Per-SM nominal (datasheet) tensor-core rate for `dtype`, before any efficiency; throws
+  // UnsupportedError when the GPU lacks it.
+  [[nodiscard]] FlopsPerUs tensor_peak_per_sm(DataType dtype) const;
 
  private:
   std::string id_, name_, vendor_, architecture_;

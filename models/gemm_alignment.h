@@ -42,6 +42,15 @@ constexpr double kEvenUnaligned16BitEfficiency = 0.39;
 // the common rate.
 constexpr double kTransposedBBf16FallbackShare = 0.75;
 
+// The fallback's rate is set by its narrow loads, not by the mma.sync pipe's sustained rate: the
+// same kernels run at the same speed on the H100 and the H200 (dev and calibration splits: median
+// H200/H100 time 1.004 over the 18 fallback GEMMs above 40 us) although the H200's calibrated
+// mma.sync rate is 9% higher (efficiency.mma_sync 0.629 against 0.574). On Hopper the shares above
+// therefore apply to the mma.sync rate at this reference efficiency of the nominal tensor peak (the
+// Hopper architecture default, hardware/catalog/architectures/hopper.toml, which the H100's
+// calibration also measures), whatever a description's own mma.sync efficiency.
+constexpr double kFallbackReferenceMmaSyncEfficiency = 0.574;
+
 // Each operand's leading dimension (elements between consecutive rows as stored).
 struct GemmLeadingDims {
   wl::Count a = 0, b = 0, c = 0;

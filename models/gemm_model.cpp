@@ -106,9 +106,17 @@ constexpr double kSmallestTileSide = 8;
 constexpr double kAlwaysTriedTileSide = 64;
 // Tensor-core kernels run one block per SM (their stages fill its shared memory; library fact).
 constexpr int kTensorBlocksPerSm = 1;
-// Large tensor-core tiles run as 2-CTA clusters; each CTA loads half of the multicast A tile
-// (cuBLAS nvjet kernel names carry a 2x1 cluster shape; library fact).
+// Tensor-core tiles of at least kMulticastMinTileSide along both sides run as 2-CTA clusters; each
+// CTA loads half of the multicast A tile. Library fact: cuBLAS's nvjet kernel names carry a cluster
+// shape (dev and calibration profiles: nvjet_sm90_tst_96x128_64x6_2x1, _192x96_64x5_1x2,
+// _128x128_64x6_2x1, _256x128_64x4_1x2). Smaller tiles name clusters too (_64x64_64x13_2x1,
+// _64x8_64x16_2x4), but the threshold is chosen on data: charging multicast from 64 made the dev
+// split better (gemm 7.90 -> 7.83% on the calibrated H100) but moved the H100 llama125m trace's
+// 768x768x8192 GEMMs off split-K (trace GEMM per-kernel MAPE 5.9 -> 6.7%), and from 8 on made the
+// dev split's weight-streaming GEMMs (m <= 64, long K) 8-18% too fast. Fit on the dev split and the
+// H100 traces: 96 (so 96x128 and 128x96 tiles multicast, as cuBLAS's 96x128_64x6_2x1 of gemm-0738).
 constexpr double kClusterCtas = 2;
+constexpr double kMulticastMinTileSide = 96;
 // Compute capability that introduced wgmma and thread-block clusters (Hopper; CUDA programming
 // guide): below it mma.sync is the library path and no cluster multicasts.
 constexpr int kHopperCcMajor = 9;
@@ -242,10 +250,16 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
       // wgmma needs 64 rows per warpgroup: a side narrower than 64 wastes tensor-core issue.
       const double narrow = std::min(t.tm, t.tn);
       k.pipe_efficiency = g.efficiency * (warp_mma ? 1.0 : std::min(1.0, narrow / gpu.tensor_tile_rows()));
+      // The unaligned fallback's narrow loads set its rate as a share of the nominal peak, not of
+      // the description's sustained mma.sync rate (gemm_alignment.h).
+      if (g.unaligned_fallback && pipe == Pipe::mma_sync)
+        k.pipe_efficiency *=
+            kFallbackReferenceMmaSyncEfficiency * gpu.tensor_peak_per_sm(g.in) / gpu.pipe_rate(pipe, g.in);
       const double out_tile_bytes = t.tm * t.tn * (split > 1 ? kPartialBytes : e_out);
-      // On Hopper and later, large tensor-core tiles run as 2-CTA clusters that multicast the A
-      // tile to both CTAs (thread-block clusters do not exist before compute capability 9).
-      const double a_share = tensor && !warp_mma && g.cluster_multicast && area >= kLargeTileArea &&
+      // On Hopper and later, tensor-core tiles of 96x96 and up run as 2-CTA clusters that multicast
+      // the A tile to both CTAs (thread-block clusters do not exist before compute capability 9).
+      const double a_share = tensor && !warp_mma && g.cluster_multicast &&
+                                     std::min(t.tm, t.tn) >= kMulticastMinTileSide &&
                                      gpu.cc_major() >= kHopperCcMajor
                                  ? 1.0 / kClusterCtas
                                  : 1.0;

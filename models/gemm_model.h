@@ -25,8 +25,8 @@ struct GemmShape {
   bool warp_mma = false;
   // cuBLAS's narrow-load fallback for unaligned operands (gemm_alignment.h): its own tile set.
   bool unaligned_fallback = false;
-  // Large tensor-core tiles run as 2-CTA clusters that multicast the A tile (cuBLAS's nvjet kernels
-  // name their cluster shape). cuDNN's implicit-GEMM convolution kernels name none
+  // Tensor-core tiles of 96x96 and up run as 2-CTA clusters that multicast the A tile (cuBLAS's
+  // nvjet kernels name their cluster shape). cuDNN's implicit-GEMM convolution kernels name none
   // (sm90_xmma_fprop_implicit_gemm_..._warpgroupsize1x1x1_g1_...): every CTA loads its own A tile.
   bool cluster_multicast = true;
 };
