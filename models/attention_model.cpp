@@ -163,10 +163,18 @@ bool has_warpgroup_mma(const device::Device& gpu) {
   return gpu.cc_major() == kHopperCcMajor || gpu.cc_major() == kBlackwellDatacenterCcMajor;
 }
 
+// PyTorch's ROCm builds run flash attention on AMD's matrix-core GPUs (AOTriton or Composable
+// Kernel: gfx90a, gfx942, gfx950), which the "gfxNNN" architecture names do not express as a CUDA
+// compute capability: a FlashAttention-2-class kernel with its split-KV decode, as serving engines
+// run on them too (library fact: PyTorch's sdp_utils for ROCm, vLLM's ROCm attention backends).
+bool rocm_flash_attention(const device::Device& gpu) {
+  return gpu.vendor() == "AMD";
+}
+
 wl::AttentionBackend resolve_backend(const wl::AttentionOp& a, const device::Device& gpu) {
   if (a.backend != wl::AttentionBackend::automatic) return a.backend;
   if (has_warpgroup_mma(gpu)) return wl::AttentionBackend::cudnn;
-  if (gpu.cc_major() >= kFa2MinCcMajor) return wl::AttentionBackend::flash2;
+  if (gpu.cc_major() >= kFa2MinCcMajor || rocm_flash_attention(gpu)) return wl::AttentionBackend::flash2;
   return wl::AttentionBackend::efficient;
 }
 
@@ -177,7 +185,7 @@ bool warpgroup_kernel(wl::AttentionBackend b, const device::Device& gpu) {
     throw UnsupportedError(
         "FlashAttention-3 needs warpgroup tensor-core instructions (Hopper or datacenter Blackwell); " +
         gpu.id() + " is " + std::to_string(gpu.cc_major()) + ".x: use backend = \"flash2\" or \"auto\"");
-  if (b == wl::AttentionBackend::flash2 && gpu.cc_major() < kFa2MinCcMajor)
+  if (b == wl::AttentionBackend::flash2 && gpu.cc_major() < kFa2MinCcMajor && !rocm_flash_attention(gpu))
     throw UnsupportedError("PyTorch's flash attention needs compute capability 8.0 or newer; " + gpu.id() +
                            " would run backend = \"efficient\" (what \"auto\" picks there)");
   return (b == wl::AttentionBackend::cudnn || b == wl::AttentionBackend::flash3) && has_warpgroup_mma(gpu);

@@ -47,7 +47,27 @@ hw::GpuSpec turing() {
       .set("sm.shared_memory_kb", "64.0")
       .build();
 }
+hw::GpuSpec cdna3() {  // an AMD matrix-core GPU: "gfx942", 64-wide wavefronts, 64 KB of LDS
+  return gpu_builder{}
+      .tensor_tflops("fp16", 1300)
+      .set("efficiency.tensor.fp16", "1.0")
+      .set("vendor", "\"AMD\"")
+      .set("architecture", "\"cdna3\"")
+      .set("compute_capability", "\"gfx942\"")
+      .set("sm.warp_size", "64")
+      .set("sm.shared_memory_kb", "64.0")
+      .build();
+}
 }  // namespace
+
+SCENARIO("on AMD's matrix-core GPUs auto runs PyTorch ROCm's flash attention, decode its split-KV kernel") {
+  sim::OpPredictor amd(cdna3());
+  const auto prefill = attention(2048, wl::AttentionBackend::automatic);
+  CHECK(amd.predict(prefill).option == amd.predict(attention(2048, wl::AttentionBackend::flash2)).option);
+  CHECK(amd.predict(attention(1, wl::AttentionBackend::automatic)).option.find("decoding") !=
+        std::string::npos);
+  CHECK_NOTHROW(amd.predict(attention(2048, wl::AttentionBackend::flash2)));
+}
 
 SCENARIO("auto picks cuDNN's warpgroup kernel on Hopper and FlashAttention-2 on Ampere") {
   const auto a = attention(2048, wl::AttentionBackend::automatic);
