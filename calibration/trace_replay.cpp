@@ -116,6 +116,16 @@ reports::Report trace_report(const hw::GpuSpec& gpu, const sim::Prediction& p, c
   lines.push_back(std::string(idle > 0.3 ? "Host-bound" : "GPU-bound") + " on " + p.gpu + ": GPU idle " +
                   reports::percent(idle) + " of the step, host waiting at " + std::to_string(t.syncs) +
                   " sync point(s) " + reports::duration(p.host_sync_wait_us));
+  // The replayed host is the traced one, and a profiled host is slower than an unprofiled one: each
+  // recorded op pays the profiler's bookkeeping (more with record_shapes). A step host-bound in its
+  // trace may be GPU-bound without the profiler (docs/accuracy.md, "Held-out workloads": a ResNet-50
+  // training step 53.9 ms traced, 19.0 ms without the profiler), so say how low it can go.
+  if (idle > 0.3)
+    lines.push_back(
+        "Note: the replayed host is the traced one, profiler overhead included (about 2-14 us per "
+        "recorded op on the machines measured); without the profiler this step may run faster, down "
+        "to its GPU time here (" +
+        reports::duration(p.total_us - p.gpu_idle_us()) + "): --host-speed N replays a host N times as fast");
   r.summary.insert(r.summary.begin() + 1, lines.begin(), lines.end());
 
   // Coverage by kernel family.
