@@ -108,3 +108,14 @@ SCENARIO("cat's vectorized variant moves 16-byte vectors with one offset each, t
   CHECK(vectorized.contiguous);
   CHECK_FALSE(strided.contiguous);
 }
+
+SCENARIO("softmax's backward reads the gradient twice once a row outgrows a warp's registers") {
+  auto bwd = [](std::int64_t cols) {
+    const auto op = op_of("aten::_log_softmax_backward_data", {tensor({8192, cols}, {}, "c10::BFloat16"),
+                                                               tensor({8192, cols}, {}, "c10::BFloat16")});
+    return std::get<wl::ElementwiseOp>(*trace::recognize_op(op, "cunn_SoftMaxBackward"));
+  };
+  CHECK(bwd(1024).inputs == 2);  // softmax_warp_backward: the row in registers
+  CHECK(bwd(1025).inputs == 3);  // cunn_SoftMaxBackward: the gradient's row sum, then the write loop
+  CHECK(bwd(32000).elements == 8192 * 32000);
+}

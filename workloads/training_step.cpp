@@ -6,6 +6,7 @@
 
 #include "common/errors.h"
 #include "workloads/kernel_sequence.h"
+#include "workloads/softmax_backward.h"
 
 namespace gpucast::wl {
 namespace {
@@ -385,7 +386,7 @@ class StepBuilder {
     if (o_.grad_accum > 1) bwd("loss_div_grad", ew(1, L(), L()));
     bwd("nll_loss_grad_zero", ew(T_ * V_, L(), L(), 0));
     bwd("nll_loss_grad", ew(T_, L(), L()), false);
-    bwd("log_softmax_grad", ew(T_ * V_, L(), L(), 2, 3));
+    bwd("log_softmax_grad", ew(T_ * V_, L(), L(), softmax_backward_reads(double(V_)), 3));
     cast("logits_grad_to_bf16", T_ * V_, L(), C_, true);
     linear_backward("lm_head", d_, V_, R_);
     gpt() ? layernorm_backward("ln_f.") : rmsnorm_backward("final_norm.");

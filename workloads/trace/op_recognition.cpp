@@ -5,6 +5,8 @@
 #include <sstream>
 #include <unordered_set>
 
+#include "workloads/softmax_backward.h"
+
 namespace gpucast::trace {
 namespace {
 
@@ -243,13 +245,14 @@ std::optional<wl::Op> recognize_norm_softmax(const std::string& n, const CpuOp& 
     if (auto* p = r ? std::get_if<wl::RowOp>(&*r) : nullptr) p->backward = true;
     return r;
   }
-  // Softmax's backward: one pass reading the gradient and the saved output, writing the input
-  // gradient (the row sums ride along).
+  // Softmax's backward: the gradient and the saved output read (the gradient twice for long rows:
+  // workloads/softmax_backward.h), the input gradient written.
   if (n == "_softmax_backward_data" || n == "_log_softmax_backward_data") {
     const auto* g = shape(op, 0);
-    if (!g) return std::nullopt;
+    if (!g || g->empty()) return std::nullopt;
     const DataType t = dtype_at(op, 0, DataType::bf16);
-    return pointwise(numel(*g), t, t, 2, 1, 4, "vectorized_elementwise_kernel");
+    const int reads = wl::softmax_backward_reads(double(g->back()));
+    return pointwise(numel(*g), t, t, reads, 1, 4, "vectorized_elementwise_kernel");
   }
   return std::nullopt;
 }
