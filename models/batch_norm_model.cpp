@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "models/helper_kernels.h"
 
@@ -78,6 +79,13 @@ BatchNormLaunch batch_norm_launch(std::int64_t positions, std::int64_t channels,
 
 namespace {
 
+// "kernel (32x16 threads, 2x128 blocks)": the launch in the kernel's name, as the reports show it.
+std::string launch_name(const std::string& kernel, const BatchNormLaunch& launch) {
+  return kernel + " (" + std::to_string(launch.block_x) + "x" + std::to_string(launch.block_y) +
+         " threads, " + std::to_string(int(launch.grid_x)) + "x" + std::to_string(int(launch.grid_y)) +
+         " blocks)";
+}
+
 // A transform pass over [positions, channels] in the batch norm's launch: every thread walks its
 // channel down the positions, `inputs` tensors read and one written per element, a few loads in
 // flight at a time (the inference transform and the backward's dX kernel).
@@ -87,9 +95,7 @@ KernelPlan transform_kernel(const std::string& name, const wl::RowOp& r, int inp
   const BatchNormLaunch launch = batch_norm_launch(r.rows, r.cols);
   const double per_block = double(r.rows) * double(r.cols) / launch.blocks();
   KernelPlan k;
-  k.name = name + " (" + std::to_string(launch.block_x) + "x" + std::to_string(launch.block_y) +
-           " threads, " + std::to_string(int(launch.grid_x)) + "x" + std::to_string(int(launch.grid_y)) +
-           " blocks)";
+  k.name = launch_name(name, launch);
   k.blocks = launch.blocks();
   k.threads = launch.threads();
   k.registers = kTransformRegisters;
@@ -112,9 +118,7 @@ KernelPlan reduction_kernel(const std::string& name, const wl::RowOp& r, int inp
   const BatchNormLaunch launch = batch_norm_launch(r.rows, r.cols, true);
   const double per_block = double(r.rows) * double(r.cols) / launch.blocks();
   KernelPlan k;
-  k.name = name + " (" + std::to_string(launch.block_x) + "x" + std::to_string(launch.block_y) +
-           " threads, " + std::to_string(int(launch.grid_x)) + "x" + std::to_string(int(launch.grid_y)) +
-           " blocks)";
+  k.name = launch_name(name, launch);
   k.blocks = launch.blocks();
   k.threads = launch.threads();
   k.registers = kReductionRegisters;
@@ -161,34 +165,13 @@ PlanOption training_plan(const wl::RowOp& r, const device::Device& gpu) {
 
 PlanOption batch_norm_plan(const wl::RowOp& r, const device::Device& gpu) {
   if (r.training || r.backward) return training_plan(r, gpu);
-  const double e = bytes_per_element(r.dtype);
-  const double positions = double(r.rows), channels = double(r.cols);
-  const BatchNormLaunch launch = batch_norm_launch(r.rows, r.cols);
-  const double blocks = launch.blocks();
-  const double elements = positions * channels;
-  const double per_block = elements / blocks;
-
+  const double channels = double(r.cols);
   // The per-channel statistics: 1/sqrt(var + eps), fp32 in and out.
   KernelPlan invstd = streaming_kernel("batch_norm_calc_invstd", channels, 4 * channels, 4 * channels,
                                        kInvstdInstructionsPerChannel, gpu);
-
-  KernelPlan k;
-  k.name = "batch_norm_transform_input_channels_last (" + std::to_string(launch.block_x) + "x" +
-           std::to_string(launch.block_y) + " threads, " + std::to_string(int(launch.grid_x)) + "x" +
-           std::to_string(int(launch.grid_y)) + " blocks)";
-  k.blocks = blocks;
-  k.threads = launch.threads();
-  k.registers = kTransformRegisters;
-  k.simt_instructions = kTransformInstructionsPerElement * per_block;
-  // Each element read and written once; the channel's four statistics once per thread (L2).
-  k.dram_bytes = 2 * e * per_block;
-  k.dram_write_bytes = e * per_block;
-  k.l2_bytes = k.dram_bytes + 4 * 4.0 * k.threads;
-  // A thread's loads: loop_count x kParallelLoads positions, kTransformLoadsInFlight at a time.
-  const double loads = launch.loop_count * batch_norm_library::kParallelLoads;
-  k.dram_rounds = 1 + std::ceil(loads / kTransformLoadsInFlight);  // the statistics, then the positions
-  k.bytes_in_flight = k.threads * kTransformLoadsInFlight * e;
-  k.fixed_cycles = 0;
+  // Each element read and written once, kTransformLoadsInFlight loads at a time.
+  KernelPlan k = transform_kernel("batch_norm_transform_input_channels_last", r, 1, kTransformLoadsInFlight,
+                                  kTransformInstructionsPerElement);
   return PlanOption{"batchnorm channels-last", {invstd, k}, 0};
 }
 

@@ -33,7 +33,7 @@ import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
-from common import GPT_VOCAB, Results, build_gpt, build_llama, env_info, free_cuda, stats  # noqa: E402
+from common import GPT_VOCAB, Results, build_gpt, build_llama, env_info, free_cuda, stats, wall_samples  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--out", required=True)
@@ -53,20 +53,6 @@ def log(*a):
 
 def sync():
     torch.cuda.synchronize()
-
-
-def wall_samples(fn, warmup, iters):
-    for _ in range(warmup):
-        fn()
-    sync()
-    out = []
-    for _ in range(iters):
-        sync()
-        t = time.perf_counter()
-        fn()
-        sync()
-        out.append((time.perf_counter() - t) * 1e3)
-    return out
 
 
 def train_step(model, opt, batch_fn, autocast_dtype):

@@ -122,6 +122,21 @@ def stats(samples):
     return {"median": med, "min": s[0], "max": s[-1], "mean": sum(s) / n, "n": n}
 
 
+def wall_samples(fn, warmup, iters):
+    """Wall-clock milliseconds of `iters` calls of fn after `warmup`, the GPU synchronized around each."""
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    out = []
+    for _ in range(iters):
+        torch.cuda.synchronize()
+        t = time.perf_counter()
+        fn()
+        torch.cuda.synchronize()
+        out.append((time.perf_counter() - t) * 1e3)
+    return out
+
+
 # ----------------------------------------------------------------------------------------------
 # Llama-style decoder (HF-Llama-like eager implementation)
 # ----------------------------------------------------------------------------------------------

@@ -105,3 +105,15 @@ SCENARIO("a trace's training batch norm of a 16-bit channels-last activation is 
   // fp32 in training runs cuDNN's kernels: not this op.
   CHECK(std::holds_alternative<wl::ElementwiseOp>(*op_of("aten::native_batch_norm", "float", 0, true)));
 }
+
+SCENARIO("a batchnorm's training or backward that is not a boolean is an error naming file, line and key") {
+  const auto read = [](const std::string& extra) {
+    return wl::read_workload_text(
+        "[[kernel]]\nname = \"bn\"\nop = \"batchnorm\"\nrows = 200704\nchannels = 64\ndtype = \"bf16\"\n" +
+            extra,
+        "bn.toml");
+  };
+  CHECK_THROWS_WITH(read("training = \"yes\"\n"),
+                    Catch::Contains("bn.toml:7") && Catch::Contains("'training'"));
+  CHECK_THROWS_WITH(read("backward = 1\n"), Catch::Contains("bn.toml:7") && Catch::Contains("'backward'"));
+}
