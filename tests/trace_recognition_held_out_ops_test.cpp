@@ -119,3 +119,20 @@ SCENARIO("softmax's backward reads the gradient twice once a row outgrows a warp
   CHECK(bwd(1025).inputs == 3);  // cunn_SoftMaxBackward: the gradient's row sum, then the write loop
   CHECK(bwd(32000).elements == 8192 * 32000);
 }
+
+SCENARIO("an expanded input that repeats each element 4 times or more is read from the L2, as a broadcast") {
+  // RMSNorm's backward spreads the mean's gradient [8, 1024, 1] over the row: an expanded view with
+  // stride 0 on its 768-wide last dimension, divided by 768 in a strided kernel.
+  const auto spread = op_of("aten::div", {tensor({8, 1024, 768}, {1024, 1, 0}, "float"), scalar("768")});
+  const auto e = std::get<wl::ElementwiseOp>(*trace::recognize_op(spread, "elementwise_kernel<128, 2>"));
+  CHECK(e.inputs == 0);
+  CHECK(e.broadcast_inputs == 1);
+  CHECK(e.elements == 8 * 1024 * 768);
+  WHEN("each element repeats fewer than 4 times (repeat_kv over 2 query heads), it stays a DRAM input") {
+    const auto rep2 = op_of("aten::mul", {tensor({4, 8, 2, 2048, 128}, {2097152, 128, 0, 1024, 1}, "c10::BFloat16"),
+                                          tensor({4, 8, 2, 2048, 128}, {}, "c10::BFloat16")});
+    const auto r = std::get<wl::ElementwiseOp>(*trace::recognize_op(rep2, "elementwise_kernel<128, 4>"));
+    CHECK(r.inputs == 2);
+    CHECK(r.broadcast_inputs == 0);
+  }
+}

@@ -230,6 +230,30 @@ std::optional<wl::Op> pointwise(Count elements, DataType in, DataType out, int i
   return wl::Op{e};
 }
 
+// The recorded strides of tensor argument i, or nullptr.
+const std::vector<std::int64_t>* strides_of(const CpuOp& op, size_t i) {
+  if (i >= op.inputs.size() || op.inputs[i].is_list || op.inputs[i].strides.empty() ||
+      op.inputs[i].shapes.empty() || op.inputs[i].strides.front().size() != op.inputs[i].shapes.front().size())
+    return nullptr;
+  return &op.inputs[i].strides.front();
+}
+
+// An expanded view (stride 0 over dimensions of size above 1: `x.expand(...)`, a mean's gradient
+// spread over its row) that repeats each of its elements kExpandedReuse times or more: the kernel
+// reads them from the L2, as it reads a broadcast tensor. Assumption: below that reuse the repeats
+// are counted as DRAM reads (GQA's repeat_kv over 2 query heads per KV head reads half its bytes
+// from the L2).
+constexpr double kExpandedReuse = 4;
+bool expanded(const CpuOp& op, size_t i) {
+  const auto* s = shape(op, i);
+  const auto* st = strides_of(op, i);
+  if (!s || !st) return false;
+  double repeats = 1;
+  for (size_t d = 0; d < s->size(); ++d)
+    if ((*st)[d] == 0) repeats *= double((*s)[d]);
+  return repeats >= kExpandedReuse;
+}
+
 std::optional<wl::Op> recognize_norm_softmax(const std::string& n, const CpuOp& op) {
   if (n == "native_layer_norm" || n == "layer_norm")
     return row_op(wl::RowOpKind::layernorm, shape(op, 0), dtype_at(op, 0, DataType::bf16));
@@ -524,7 +548,9 @@ std::optional<wl::Op> recognize_pointwise(const std::string& n, const CpuOp& op,
   // element, from the L2.
   int inputs = 0, broadcast = 0;
   for (size_t i = 0; i < op.inputs.size(); ++i)
-    if (const auto* s = shape(op, i); s && numel(*s) == elements) {
+    if (const auto* s = shape(op, i); s && numel(*s) == elements && expanded(op, i)) {
+      ++broadcast;  // an expanded view of a much smaller tensor: its elements come from the L2
+    } else if (s && numel(*s) == elements) {
       ++inputs;
     } else if (s && !s->empty() && numel(*s) > 0 && torch_dtype(op.inputs[i].type)) {
       ++broadcast;
