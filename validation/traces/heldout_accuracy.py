@@ -6,7 +6,7 @@ traced step and the replay, the step measured without the profiler (results_held
 second run's, heldout-repeat/), the per-kernel MAPE of the kernels op models re-predicted, the share
 of traced GPU time they cover, and the worst kernel groups.
 
-    python3 validation/traces/heldout_accuracy.py [build/cli/gpucast] [--groups N]
+    python3 validation/traces/heldout_accuracy.py [build/cli/gpucast] [--groups N] [--run DIR]
 """
 import collections
 import json
@@ -15,9 +15,13 @@ import re
 import subprocess
 import sys
 
-GPUCAST = next((a for a in sys.argv[1:] if not a.startswith("--") and not a.isdigit()), "build/cli/gpucast")
+_run_value = sys.argv[sys.argv.index("--run") + 1] if "--run" in sys.argv else None
+GPUCAST = next((a for a in sys.argv[1:] if not a.startswith("--") and not a.isdigit() and a != _run_value),
+               "build/cli/gpucast")
 GROUPS = int(sys.argv[sys.argv.index("--groups") + 1]) if "--groups" in sys.argv else 0
-RUN = "validation/runs/h100-sxm/heldout"
+# --run DIR: the traces of another lease (heldout-lease3/: a third H100 lease, 2026-11-26), whose own
+# unprofiled steps are then "run 1".
+RUN = sys.argv[sys.argv.index("--run") + 1] if "--run" in sys.argv else "validation/runs/h100-sxm/heldout"
 REPEAT = "validation/runs/h100-sxm/heldout-repeat"
 CASES = ["gpt124m-train", "gpt355m-train-bf16", "resnet50-train", "vit-b16-fwd", "encoder-fwd", "llama350m-compile"]
 
