@@ -48,7 +48,7 @@ std::vector<PlanOption> ElementwiseModel::plan(const wl::Op& op, const device::D
   // the traces name it vectorized_elementwise_kernel). Every other cast converts dynamically.
   const bool narrowing_copy = e.contiguous && e.dtype == DataType::fp32 &&
                               (e.out_dtype == DataType::bf16 || e.out_dtype == DataType::fp16);
-  const bool cast = e.out_dtype != e.dtype && !narrowing_copy;
+  const bool cast = (e.out_dtype != e.dtype && !narrowing_copy) || e.mixed_types;
   PlanOption option;
   if (cast || !e.contiguous) {
     option.name = cast                      ? "unrolled elementwise (cast)"

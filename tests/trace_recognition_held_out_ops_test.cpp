@@ -136,3 +136,19 @@ SCENARIO("an expanded input that repeats each element 4 times or more is read fr
     CHECK(r.broadcast_inputs == 0);
   }
 }
+
+SCENARIO("an add of an fp32 and a bf16 tensor in PyTorch's unrolled kernel is a mixed-type map, read as fp32") {
+  // Autocast's residual stream: hidden (fp32) + attention output (bf16), [4, 2048, 2048].
+  const auto residual = op_of("aten::add", {tensor({4, 2048, 2048}, {}, "float"),
+                                            tensor({4, 2048, 2048}, {}, "c10::BFloat16"), scalar("1")});
+  const auto e = std::get<wl::ElementwiseOp>(
+      *trace::recognize_op(residual, "void at::native::unrolled_elementwise_kernel<at::native::CUDAFunctor_add<float>"));
+  CHECK(e.mixed_types);
+  CHECK(e.dtype == DataType::fp32);
+  CHECK(e.inputs == 2);
+  WHEN("both inputs have one type, or the kernel is the vectorized one") {
+    const auto same = op_of("aten::add", {tensor({4, 2048, 2048}, {}, "float"), tensor({4, 2048, 2048}, {}, "float")});
+    CHECK_FALSE(std::get<wl::ElementwiseOp>(*trace::recognize_op(same, "unrolled_elementwise_kernel")).mixed_types);
+    CHECK_FALSE(std::get<wl::ElementwiseOp>(*trace::recognize_op(residual, "vectorized_elementwise_kernel<4>")).mixed_types);
+  }
+}

@@ -38,7 +38,14 @@ std::vector<OpDef> OpFamily<ElementwiseOp>::defs() {
          "further inputs read through a broadcast (x * rstd, rstd [rows, 1]): their bytes come from the L2, "
          "but a strided kernel computes an offset and loads one per element; implies contiguous = false",
          0,
-         64}},
+         64},
+        {"mixed_types",
+         P::boolean,
+         kOpt,
+         "false",
+         {},
+         "inputs of different types (an fp32 residual plus a bf16 branch): each element converted as it is "
+         "loaded, PyTorch's dynamic-cast kernel; dtype is the widest input's"}},
        "pointwise map over tensors of equal size (add, mul, GELU, casts, ...)"}};
 }
 
@@ -56,6 +63,7 @@ ElementwiseOp OpFamily<ElementwiseOp>::build(std::string_view, const ParamReader
     p.fail("transposed_inputs", "is " + std::to_string(e.transposed_inputs) + ", more than the op's " +
                                     std::to_string(e.inputs) + " inputs");
   e.broadcast_inputs = static_cast<int>(p.integer("broadcast_inputs", e.broadcast_inputs));
+  e.mixed_types = p.boolean("mixed_types", e.mixed_types);
   if (e.transposed_inputs > 0 || e.broadcast_inputs > 0) e.contiguous = false;
   p.positive("elements", static_cast<double>(e.elements));
   p.elements("elements", {e.elements}, "tensor");
@@ -74,6 +82,7 @@ ParamList OpFamily<ElementwiseOp>::params(const ElementwiseOp& e) {
   if (!e.contiguous) v.emplace_back("contiguous", ParamValue{false});
   if (e.transposed_inputs != 0) v.emplace_back("transposed_inputs", integer(e.transposed_inputs));
   if (e.broadcast_inputs != 0) v.emplace_back("broadcast_inputs", integer(e.broadcast_inputs));
+  if (e.mixed_types) v.emplace_back("mixed_types", ParamValue{true});
   return v;
 }
 

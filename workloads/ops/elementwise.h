@@ -21,10 +21,14 @@ struct ElementwiseOp {
   // weight [cols] over [rows, cols]): they force PyTorch's strided kernel, which computes and loads
   // their element per output element, but their bytes come from the L2 (not counted in `inputs`).
   int broadcast_inputs = 0;
+  // Inputs of different types (autocast's fp32 residual plus a bf16 branch): PyTorch computes in the
+  // result type and converts each element as it loads it, through the dynamic cast of its unrolled
+  // kernel, as for a cast. `dtype` is then the widest input's type.
+  bool mixed_types = false;
   // Every parameter, once: equality and hashing (sim/op_cache_key.h) read this list.
   [[nodiscard]] auto fields() const {
     return std::tie(elements, dtype, out_dtype, inputs, outputs, flops_per_element, contiguous,
-                    transposed_inputs, broadcast_inputs);
+                    transposed_inputs, broadcast_inputs, mixed_types);
   }
 };
 GPUCAST_OP_FAMILY(ElementwiseOp);

@@ -567,9 +567,25 @@ std::optional<wl::Op> recognize_pointwise(const std::string& n, const CpuOp& op,
   }
   const bool in_place = !n.empty() && n.back() == '_' && n != "copy_" && n != "fill_" && n != "zero_";
   (void)in_place;  // in-place ops read `self` (counted above) and write it back: one output
+  // Full-size inputs of different types (fp32 + bf16 under autocast) run the unrolled kernel's
+  // dynamic cast; the model reads them in the widest type.
+  bool mixed = false;
+  if (n != "copy_" && has(kernel, "unrolled_elementwise_kernel")) {
+    std::optional<DataType> first;
+    for (size_t i = 0; i < op.inputs.size(); ++i) {
+      const auto* s = shape(op, i);
+      const auto t = torch_dtype(op.inputs[i].type);
+      if (!s || numel(*s) != elements || !t) continue;
+      if (first && *t != *first) mixed = true;
+      if (!first || bytes_per_element(*t) > bytes_per_element(*first)) first = t;
+    }
+    if (mixed && first) in = out = *first;
+  }
   auto r = pointwise(elements, in, out, inputs, 1, 1, kernel);
-  if (auto* e = r ? std::get_if<wl::ElementwiseOp>(&*r) : nullptr; e && !e->contiguous && n != "copy_")
+  if (auto* e = r ? std::get_if<wl::ElementwiseOp>(&*r) : nullptr; e && !e->contiguous && n != "copy_") {
     e->broadcast_inputs = broadcast;
+    e->mixed_types = mixed;
+  }
   return r;
 }
 
