@@ -46,6 +46,8 @@ struct KernelPlan {
   double dram_read_efficiency = 1;  // share of the sustained streaming read rate this access pattern gets
   double bytes_in_flight = 0;  // DRAM read bytes a block keeps outstanding; 0: enough to saturate
                                // (deep copy-engine / TMA pipelines)
+  double dirty_evicted_bytes = 0;  // dirty L2 lines its DRAM reads evict, written back meanwhile
+                                   // (models/reduce_writeback.h); none when its loads hit the L2
 
   // Dependent latency of one block, beyond what the throughput terms cover.
   double dram_rounds = 0;   // dependent DRAM round trips (a load that must wait for the previous)

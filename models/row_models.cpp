@@ -7,6 +7,7 @@
 #include "models/batch_norm_model.h"
 #include "models/helper_kernels.h"
 #include "models/reduce_strategy.h"
+#include "models/reduce_writeback.h"
 
 namespace gpucast::models {
 namespace {
@@ -128,8 +129,11 @@ constexpr double kReduceIterationCycles = 300;
 // block-wide reductions (cycles; dev: split rows take about 2 us more than one-block rows of equal
 // per-thread work on both GPUs).
 constexpr double kSplitCombineCycles = 4000;
-// reduce_kernel's registers per thread (assumption).
-constexpr int kReduceRegisters = 40;
+// reduce_kernel's registers per thread: Reduce.cuh declares reduce_kernel<nt, ...> with
+// C10_LAUNCH_BOUNDS_2(nt, 4), four blocks of nt = 512 threads per SM, so the compiler keeps it to
+// 65536 / (4 * 512) = 32 registers (library fact; the H100 traces' reduce_kernel<512, 1> sum and mean
+// launches record 32 registers per thread and 4 resident blocks per SM).
+constexpr int kReduceRegisters = 32;
 // Lane instructions per element of a sum: the load's share and the add, plus a conversion for
 // 16-bit inputs (fp32 accumulators; assumption).
 constexpr double kReduceInstructionsPerElement = 3;
@@ -156,7 +160,8 @@ PlanOption reduce_plan(const wl::RowOp& r, const device::Device& gpu) {
   k.simt_instructions =
       (narrow ? kReduce16BitInstructionsPerElement : kReduceInstructionsPerElement) * elements_per_block;
   const double out_bytes = rows * e;
-  k.dram_bytes = (rows * cols * e + out_bytes) / k.blocks;
+  const double in_bytes = rows * cols * e;
+  k.dram_bytes = (in_bytes + out_bytes) / k.blocks;
   k.dram_write_bytes = out_bytes / k.blocks;
   k.l2_bytes = k.dram_bytes;
   // Each thread folds values_per_thread elements, vec at a time, kReduceLoadsInFlight loads deep.
@@ -176,6 +181,8 @@ PlanOption reduce_plan(const wl::RowOp& r, const device::Device& gpu) {
     k.fixed_cycles += iterations * kReduceIterationCycles;
   }
   if (launch.strategy == ReduceStrategy::row_across_blocks) k.fixed_cycles += kSplitCombineCycles;
+  // The dirty L2 lines its reads evict are written back meanwhile (models/reduce_writeback.h).
+  k.dirty_evicted_bytes = evicted_dirty_bytes(in_bytes, launch.launches, gpu) / k.blocks;
   PlanOption option{k.name, {}, 0};
   for (int i = 0; i < static_cast<int>(launch.launches); ++i) {
     if (launch.strategy == ReduceStrategy::row_across_blocks) option.kernels.push_back(memset_kernel(gpu));

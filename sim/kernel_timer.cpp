@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "device/dram_rate.h"
 
 namespace gpucast::sim {
 
@@ -32,15 +33,6 @@ struct WaveTerms {
 // other cycle (half of its 32 lanes' issue rate), so a few active warps keep all lanes busy.
 constexpr double kWarpIssueFraction = 0.5;
 
-// DRAM bandwidth reached with `in_flight` bytes outstanding across the GPU. Little's law with
-// queueing: the measured bandwidth-versus-bytes-in-flight sweep follows
-// BW = BW_sat (1 - exp(-in_flight / (BW_sat L0))) closely (L0: unloaded latency).
-double achieved_dram(double in_flight, const device::Device& gpu) {
-  const double dram = gpu.rates().dram;
-  if (in_flight <= 0) return dram;
-  return dram * (1 - std::exp(-in_flight / (dram * gpu.latency().dram)));
-}
-
 // Time for `b` blocks running at once, spread evenly over the SMs. With `loads_from_l2` every load
 // finds its data in the L2 (a warm consumer, sim/warm_l2.h): the reads cost L2 traffic only and a
 // dependent round trip waits the L2's latency (loaded by what is in flight over the L2's rate).
@@ -57,7 +49,7 @@ WaveTerms wave(double b, const models::KernelPlan& k, const device::Device& gpu,
   WaveTerms t{};
   t.compute = per_sm * block_compute_us;
   const double in_flight = k.bytes_in_flight > 0 ? b * k.bytes_in_flight : 0;
-  const double bandwidth = achieved_dram(in_flight, gpu);
+  const double bandwidth = device::achieved_dram_rate(in_flight, gpu);
   // Loads are limited by what is in flight; stores stream at the sustained rate.
   const double reads = k.dram_bytes - k.dram_write_bytes;
   const double dram_reads = loads_from_l2 ? 0.0 : reads;
@@ -65,7 +57,13 @@ WaveTerms wave(double b, const models::KernelPlan& k, const device::Device& gpu,
       std::max(b * (dram_reads / (bandwidth * k.dram_read_efficiency) + k.dram_write_bytes / r.dram),
                per_sm * (dram_reads + k.dram_write_bytes) / r.sm_dram);
   const double l2 = std::max(b * k.l2_bytes / r.l2, per_sm * k.l2_bytes / r.sm_l2);
-  t.memory = std::max(dram, l2);
+  // Dirty L2 lines its DRAM reads evict are written back while it streams (none when they hit): the
+  // write-backs queue with the reads, lengthening the stream and each dependent round trip alike.
+  const double writeback = loads_from_l2
+                               ? 0.0
+                               : device::writeback_over_reads_us(b * dram_reads, b * k.dirty_evicted_bytes,
+                                                                 bandwidth * k.dram_read_efficiency, gpu);
+  t.memory = std::max(dram, l2) + writeback;
   // Dependent round trips wait the loaded latency: what is in flight over what drains per us.
   const double dram_latency = loads_from_l2 ? gpu.latency().l2_round : gpu.latency().dram;
   const double drain = loads_from_l2 ? r.l2 : bandwidth;
@@ -73,7 +71,7 @@ WaveTerms wave(double b, const models::KernelPlan& k, const device::Device& gpu,
   // Dependent round trips after the first (the kernel's fill pays that one), and the work
   // distributor's rate: a wave cannot end before its last block has started.
   t.latency = std::max(b / r.blocks_per_us, std::max(0.0, k.dram_rounds - 1) * loaded_latency +
-                                                k.l2_rounds * gpu.latency().l2_round + fixed_us);
+                                                k.l2_rounds * gpu.latency().l2_round + fixed_us + writeback);
   return t;
 }
 

@@ -90,3 +90,22 @@ SCENARIO("few rows leave SMs idle: 8 long rows take within 5% of 1, 200 rows (tw
   CHECK(time(8) == Approx(time(1)).epsilon(0.05));
   CHECK(time(200) > 1.2 * time(1));
 }
+
+SCENARIO(
+    "the launches the H100 traces record: 8192 rows of 768 or 2048 fp32 in 512 blocks of 32 x 16, 2048 in "
+    "128") {
+  // trace-llama125m-train, trace-llama1b-train and trace-llama1b-prefill (validation/runs/h100-sxm):
+  // reduce_kernel<512, 1> sum and mean over the hidden size, grid [512, 1, 1] or [128, 1, 1], block [32, 16,
+  // 1].
+  auto h100 = [](wl::Count rows, wl::Count cols) {
+    return models::reduce_launch(rows, cols, 4, 132, 2048, 32);
+  };
+  for (const auto& l : {h100(8192, 768), h100(8192, 2048), h100(2048, 2048)}) {
+    CHECK(l.strategy == ReduceStrategy::rows_per_block);
+    CHECK(l.block_x == 32);
+    CHECK(l.block_y == 16);
+  }
+  CHECK(h100(8192, 768).grid == 512);
+  CHECK(h100(8192, 2048).grid == 512);
+  CHECK(h100(2048, 2048).grid == 128);
+}
