@@ -110,3 +110,18 @@ SCENARIO("the collective model runs the protocol NCCL chose: LL at its capped ra
     CHECK(plain.gpu_us == Approx(2 + 2 * 1.0 + 1.41e6 / 360e3));
   }
 }
+
+SCENARIO("LL's bandwidth follows the NCCL release: 1/4 or 1/3 of the ring up to 2.20, 1/2 from 2.28") {
+  auto ar = call(CollectiveKind::all_reduce, 1e6, 8);
+  auto ag = call(CollectiveKind::all_gather, 1e6, 8);
+  CHECK(models::nccl_model_bus_gbps(ar, NcclProtocol::ll) == Approx(141.0));  // min(141, 360 / 2)
+  ar.minor_version = ag.minor_version = 20;
+  CHECK(models::nccl_model_bus_gbps(ar, NcclProtocol::ll) == Approx(87.7));  // min(87.7, 360 / 4)
+  CHECK(models::nccl_model_bus_gbps(ag, NcclProtocol::ll) == Approx(87.7));  // min(87.7, 360 / 3)
+  // 8x A100 on NCCL 2.18 (ring 0.8 x 300 GB/s): all-reduce LL at a quarter of it, under Ampere's 87.7
+  ar.cc_major = 8;
+  ar.minor_version = 18;
+  ar.ring_bus_gbps = 240;
+  CHECK(models::nccl_model_bus_gbps(ar, NcclProtocol::ll) == Approx(60.0));
+  CHECK(models::nccl_model_bus_gbps(ar, NcclProtocol::ll128) == Approx(0.92 * 240));
+}
