@@ -3,9 +3,14 @@
 // points the probe's log shows), and what the chosen protocol costs in the collective model.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <sstream>
+
+#include "hardware/system_catalog.h"
 #include "models/collective_model.h"
 #include "models/nccl_protocol.h"
 #include "support/system_builder.h"
+#include "support/temp_dir.h"
 
 using namespace gpucast;
 using models::NcclAlgorithm;
@@ -23,6 +28,12 @@ models::NcclCallShape call(CollectiveKind kind, double bytes, int ranks, int nod
   c.fabric = hw::FabricKind::nvswitch;
   c.ring_bus_gbps = 360;  // the probe's 24 channels x 15 GB/s
   return c;
+}
+std::string read_text(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
 }
 NcclProtocol ring_choice(CollectiveKind kind, double bytes, int ranks = 2) {
   return models::nccl_choose_protocol(call(kind, bytes, ranks), NcclAlgorithm::ring);
@@ -124,4 +135,29 @@ SCENARIO("LL's bandwidth follows the NCCL release: 1/4 or 1/3 of the ring up to 
   ar.ring_bus_gbps = 240;
   CHECK(models::nccl_model_bus_gbps(ar, NcclProtocol::ll) == Approx(60.0));
   CHECK(models::nccl_model_bus_gbps(ar, NcclProtocol::ll128) == Approx(0.92 * 240));
+}
+
+SCENARIO("a system sets its NCCL release and can turn the protocol tables off") {
+  test::HardwareFixture fx;
+  fx.add_gpu("g", test::GpuFileBuilder{}.text());
+  fx.dir().write("hardware/catalog/systems/_defaults.toml",
+                 read_text(test::source_dir() / "hardware/catalog/systems/_defaults.toml"));
+  const std::string node =
+      "name = \"node\"\ngpu = \"g\"\ngpus_per_node = 8\n[fabric]\nkind = \"nvswitch\"\nbandwidth_gbps = "
+      "400.0\n";
+  fx.dir().write("hardware/catalog/systems/node.toml", node + "[nccl]\nminor_version = 20\nprotocols = 0\n");
+  fx.dir().write("hardware/catalog/systems/bad.toml", node + "[nccl]\nprotocols = 2\n");
+  const auto gpus = fx.catalog();
+  const hw::SystemCatalog systems(gpus);
+  const auto s = systems.load("node");
+  CHECK(s.nccl.minor_version == 20);
+  CHECK_FALSE(s.nccl.protocols);
+  CHECK(systems.load("node", hw::split_overrides({"nccl.protocols=1"})).nccl.protocols);
+  try {
+    (void)systems.load("bad");
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK(e.key() == "nccl.protocols");
+    CHECK(e.where().line == 8);
+  }
 }
