@@ -147,8 +147,9 @@ CollectiveFit fit_collectives(const hw::SystemSpec& base, const std::vector<Coll
         std::vector<double> lat, x, t;
         for (const auto* p : pts) {
           const auto e = models::estimate_collective(collective_op_of(*p), unit);
-          lat.push_back(e.latency_us);
-          x.push_back(e.transfer_us);
+          // a protocol's capped transfer (LL) is not scaled by the efficiency: with the latency
+          lat.push_back(e.latency_us + e.capped_transfer_us);
+          x.push_back(e.transfer_us - e.capped_transfer_us);
           t.push_back(p->time_us);
         }
         auto loss = [&](double fixed, double eff) {

@@ -41,11 +41,13 @@ CurveFit fit_curve(const hw::SystemSpec& base, const std::string& key,
     unit.nccl.gpu_latency_us_for[key] = 0;
     unit.nccl.bus_efficiency_for[key] = 1;
     unit.nccl.nvls_efficiency = 1;
+    // lat: the steps' latency and the transfer at a protocol's fixed cap (LL), x: the transfer the
+    // plateau efficiency scales
     std::vector<double> lat, x, t;
     for (const auto* p : pts) {
       const auto e = models::estimate_collective(collective_op_of(*p), unit);
-      lat.push_back(e.latency_us);
-      x.push_back(e.transfer_us);
+      lat.push_back(e.latency_us + e.capped_transfer_us);
+      x.push_back(e.transfer_us - e.capped_transfer_us);
       t.push_back(p->time_us);
     }
     for (double eff = 0.02; eff <= 1.0 + 1e-9; eff += 0.001) {

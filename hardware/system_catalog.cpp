@@ -262,6 +262,13 @@ SystemSpec build_system(const std::string& id, const std::string& origin, const 
   if (values.count("nccl.program_host_us")) s.nccl.program_host_us = number(values, "nccl.program_host_us");
   if (values.count("nccl.rank_host_spread"))
     s.nccl.rank_host_spread = number(values, "nccl.rank_host_spread");
+  if (values.count("nccl.minor_version")) s.nccl.minor_version = integer(values, "nccl.minor_version");
+  if (values.count("nccl.protocols")) {
+    const int protocols = integer(values, "nccl.protocols");
+    if (protocols > 1)
+      throw InputError(values.at("nccl.protocols").where, "nccl.protocols", "expected 0 or 1");
+    s.nccl.protocols = protocols == 1;
+  }
   if (s.nccl.channels > s.gpu.sm.count)
     throw InputError(values.at("nccl.channels").where, "nccl.channels",
                      "more channels than the GPU has SMs (" + std::to_string(s.gpu.sm.count) + ")");

@@ -83,6 +83,12 @@ const std::vector<KeyDef>& system_keys() {
         {"nccl.program_host_us", K::number, "us", kOpt, R::non_negative,
          "host time of one eager collective call amid other work (the cost it leaves on the next op "
          "included); back-to-back calls keep base_latency_us; default: base_latency_us"},
+        {"nccl.protocols", K::integer, "0/1", kOpt, R::non_negative,
+         "1 (default): NCCL's protocols (LL, LL128, Simple), chosen by NCCL's cost model, with its latencies "
+         "(models/nccl_protocol.h); 0: one protocol at nccl.step_latency_us per step (RCCL always)"},
+        {"nccl.minor_version", K::integer, "", kOpt, R::positive,
+         "the NCCL 2.x release the system runs (x; default 28): its LL protocol's bandwidth rule "
+         "(models/nccl_protocol.h)"},
         {"nccl.rank_host_spread", K::number, "", kOpt, R::fraction,
          "relative spread of the ranks' host speeds (std / mean): an eager collective starts when the "
          "slowest rank has issued it; default 0 (ranks in lockstep)"},

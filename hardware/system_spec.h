@@ -64,6 +64,13 @@ struct NcclSpec {
   // issues the same program at its own pace, and an eager collective starts on the GPUs only when the
   // slowest rank has issued it. 0: ranks in lockstep.
   double rank_host_spread = 0;
+  // NCCL's protocols (LL, LL128, Simple) chosen by NCCL's own cost model, each at its latency and
+  // bandwidth (models/nccl_protocol.h). false: one protocol at step_latency_us per step (as RCCL and
+  // GPUs without a CUDA compute capability always are).
+  bool protocols = true;
+  // The NCCL 2.x release (x) the system runs: NCCL's LL bandwidth rule changed between the 2.18-2.20 of
+  // the published 8-GPU curves and the 2.28 of the 2x H200 probe (models/nccl_protocol.h).
+  int minor_version = 28;
   // Per-collective overrides (all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, send_recv).
   std::map<std::string, double> bus_efficiency_for;
   std::map<std::string, double> base_latency_us_for;

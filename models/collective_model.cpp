@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "common/errors.h"
+#include "models/nccl_protocol.h"
 
 namespace gpucast::models {
 using wl::CollectiveKind;
@@ -13,6 +14,19 @@ namespace {
 // runs it on half the channels of its ring kernels (NCCL's NVLS channel count; assumption).
 constexpr int kNvlsSteps = 2;
 constexpr double kNvlsChannelShare = 0.5;
+// LL128's rate against Simple's at the same size: 120 data bytes of each 128-byte line (NCCL
+// tuning.cc's 0.92), under NCCL's per-channel cap.
+constexpr double kLl128OfSimple = 0.92;
+
+// One algorithm with one protocol: its latency, its transfer (the part not scaled by the plateau
+// efficiency: LL's capped rate) and the rate it moved the wire bytes at.
+struct PathCost {
+  NcclProtocol protocol = NcclProtocol::simple;
+  double latency_us = 0;
+  double transfer_us = 0;
+  double capped_transfer_us = 0;
+  double rate_gbps = 0;
+};
 }  // namespace
 
 double bus_factor(CollectiveKind kind, int ranks) {
@@ -125,6 +139,7 @@ CollectiveEstimate estimate_collective(const wl::CollectiveOp& op, const hw::Sys
     const double inter = op.bytes * double(n - local) / n;
     const double net_per_gpu = sys.network.node_gbps() * sys.network.efficiency / sys.gpus_per_node;
     e.algorithm = "p2p";
+    e.protocol = "Simple";
     e.steps = n - 1;
     e.latency_us = step * (n - 1) + (e.crosses_network ? sys.network.latency_us : 0);
     const double t_intra = transfer(intra, fabric * plateau * ramp);
@@ -136,31 +151,81 @@ CollectiveEstimate estimate_collective(const wl::CollectiveOp& op, const hw::Sys
     // Ring: bottleneck of the fabric and (across domains) the network.
     const int steps = ring_steps(op.kind, n);
     const double ring_rate = e.crosses_network ? std::min(fabric * plateau, network) : fabric * plateau;
-    const double step_lat = e.crosses_network ? std::max(step, sys.network.latency_us) : step;
-    const double ring_latency = steps * step_lat;
-    const double ring_time =
-        std::max(base, gpu_fixed + ring_latency + transfer(e.wire_bytes, ring_rate * ramp));
-    e.algorithm = (op.kind == CollectiveKind::send || op.kind == CollectiveKind::recv) ? "p2p" : "ring";
+    // NCCL's protocol (LL, LL128, Simple), chosen by its own cost model (models/nccl_protocol.h); RCCL
+    // and GPUs without a CUDA compute capability keep Simple at the system's step latency.
+    NcclCallShape call;
+    call.kind = op.kind;
+    call.ranks = n;
+    call.nodes = e.nodes_spanned;
+    call.bytes = op.bytes;
+    call.cc_major = sys.gpu.cc_major();
+    call.amd = sys.gpu.is_amd();
+    call.fabric = sys.fabric.kind;
+    call.minor_version = sys.nccl.minor_version;
+    call.ring_bus_gbps = nccl_ring_bus_gbps(sys, e.crosses_network ? std::min(fabric, network) : fabric);
+    // Send/recv run NCCL's point-to-point kernels, outside its ring cost model: the system's step latency.
+    const bool p2p = op.kind == CollectiveKind::send || op.kind == CollectiveKind::recv;
+    const bool protocols = sys.nccl.protocols && !call.amd && call.cc_major > 0 && !p2p;
+    const auto ring_cost = [&](NcclAlgorithm algo, NcclProtocol p, double hops, double net_hops) {
+      // latency: NCCL's base latency and per-hop latency of the protocol (a hop across the network at
+      // least the network's latency), or the system's step latency where NCCL's tables do not apply
+      PathCost c;
+      c.protocol = protocols ? p : NcclProtocol::simple;
+      if (!protocols) {
+        c.latency_us = hops * step + net_hops * std::max(step, sys.network.latency_us);
+      } else {
+        const double hop = nccl_hop_latency_us(call, algo, p);
+        c.latency_us =
+            nccl_base_latency_us(algo, p) + hops * hop + net_hops * std::max(hop, sys.network.latency_us);
+      }
+      if (c.protocol == NcclProtocol::ll) {
+        // LL: NCCL's capped bus rate, no ramp (its lines need no chunk pipeline to fill)
+        const double ll_gbps = std::min(nccl_model_bus_gbps(call, NcclProtocol::ll), ring_rate);
+        c.transfer_us = transfer(e.wire_bytes, ll_gbps);
+        c.capped_transfer_us = c.transfer_us;
+        c.rate_gbps = ll_gbps;
+      } else {
+        double rate = ring_rate * ramp;
+        if (c.protocol == NcclProtocol::ll128)
+          rate = std::min(rate * kLl128OfSimple, nccl_model_bus_gbps(call, p));
+        c.transfer_us = transfer(e.wire_bytes, rate);
+        c.rate_gbps = rate;
+      }
+      return c;
+    };
+    const int net_steps = e.crosses_network ? steps : 0;
+    const auto ring =
+        ring_cost(NcclAlgorithm::ring,
+                  protocols ? nccl_choose_protocol(call, NcclAlgorithm::ring) : NcclProtocol::simple,
+                  steps - net_steps, net_steps);
+    const double ring_time = std::max(base, gpu_fixed + ring.latency_us + ring.transfer_us);
+    e.algorithm = p2p ? "p2p" : "ring";
+    e.protocol = std::string(nccl_protocol_name(ring.protocol));
     e.steps = steps;
-    e.latency_us = ring_latency;
-    e.transfer_us = transfer(e.wire_bytes, ring_rate * ramp);
+    e.latency_us = ring.latency_us;
+    e.transfer_us = ring.transfer_us;
+    e.capped_transfer_us = ring.capped_transfer_us;
     e.link_gbps = e.crosses_network && network < fabric * plateau ? network : fabric;
-    e.efficiency = ring_rate * ramp / e.link_gbps;
+    e.efficiency = ring.rate_gbps / e.link_gbps;
     double best = ring_time;
     // Tree (all-reduce across domains): a chain inside each domain, a double binary tree between
     // domains: log2 network hops instead of one per ring step.
     if (op.kind == CollectiveKind::all_reduce && e.crosses_network) {
-      const int tree_steps = 2 * (int(std::ceil(std::log2(e.nodes_spanned))) + (local - 1));
-      const double tree_latency =
-          2 * std::ceil(std::log2(e.nodes_spanned)) * sys.network.latency_us + 2 * (local - 1) * step;
-      const double tree_time =
-          std::max(base, gpu_fixed + tree_latency + transfer(e.wire_bytes, ring_rate * ramp));
+      const int log_nodes = int(std::ceil(std::log2(e.nodes_spanned)));
+      const int tree_steps = 2 * (log_nodes + (local - 1));
+      const auto tree =
+          ring_cost(NcclAlgorithm::tree, nccl_choose_protocol(call, NcclAlgorithm::tree), 2 * (local - 1), 0);
+      // the tree's network hops at the network's latency (NCCL's hop latency where larger)
+      const double tree_latency = tree.latency_us + 2 * log_nodes * sys.network.latency_us;
+      const double tree_time = std::max(base, gpu_fixed + tree_latency + tree.transfer_us);
       if (tree_time < best) {
         best = tree_time;
         e.algorithm = "tree";
+        e.protocol = std::string(nccl_protocol_name(tree.protocol));
         e.steps = tree_steps;
         e.latency_us = tree_latency;
-        e.transfer_us = transfer(e.wire_bytes, ring_rate * ramp);
+        e.transfer_us = tree.transfer_us;
+        e.capped_transfer_us = tree.capped_transfer_us;
       }
     }
     // NVLS: the switch reduces; each GPU sends and receives the buffer once.
@@ -172,6 +237,8 @@ CollectiveEstimate estimate_collective(const wl::CollectiveOp& op, const hw::Sys
       if (nvls_time < best) {
         best = nvls_time;
         e.algorithm = "nvls";
+        e.protocol = "Simple";
+        e.capped_transfer_us = 0;
         e.steps = kNvlsSteps;
         e.latency_us = nvls_latency;
         e.transfer_us = nvls_transfer;

@@ -29,6 +29,7 @@ namespace gpucast::models {
 
 struct CollectiveEstimate {
   std::string algorithm;       // ring, tree, nvls, p2p, local
+  std::string protocol;        // NCCL's protocol: LL, LL128, Simple (models/nccl_protocol.h)
   double time_us = 0;          // as nccl-tests reports it (launch included): max(fixed, gpu)
   double fixed_us = 0;         // the call's floor: the host's issue time of eager back-to-back calls
                                // (nccl base latency)
@@ -44,6 +45,8 @@ struct CollectiveEstimate {
                                // synchronized, the slowest rank issues the call: spread x E[max of n]
   double latency_us = 0;       // the algorithm's steps (and network hops)
   double transfer_us = 0;      // bandwidth term; time = max(fixed, gpu_fixed + latency + transfer)
+  double capped_transfer_us = 0;  // the part of transfer_us at a protocol's fixed cap (LL), which the
+                                  // plateau efficiency does not scale
   double algbw_gbps = 0;       // bytes / time
   double busbw_gbps = 0;       // algbw x bus_factor
   double wire_bytes = 0;       // bytes each GPU sends (ring all-reduce: 2(n-1)/n of the buffer)

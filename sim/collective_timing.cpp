@@ -8,7 +8,8 @@ OpTiming time_collective(const wl::CollectiveOp& op, const hw::SystemSpec& syste
                          const device::Device& gpu) {
   const auto e = models::estimate_collective(op, system);
   OpTiming t;
-  t.option = e.algorithm;
+  // the algorithm and NCCL's protocol (LL, LL128, Simple) it runs with
+  t.option = e.protocol.empty() ? e.algorithm : e.algorithm + " " + e.protocol;
   // Standalone, as nccl-tests reports back-to-back calls: max(host floor, GPU time).
   t.duration_us = e.time_us;
   t.overhead_us = std::min(e.time_us, gpu.launch().queued_kernel_us);
@@ -29,7 +30,7 @@ OpTiming time_collective(const wl::CollectiveOp& op, const hw::SystemSpec& syste
   if (e.graph_us != e.time_us)
     t.graph_exec_us = e.graph_us - std::min(e.graph_us, gpu.launch().graph_kernel_us);
   KernelTiming k;
-  k.name = "nccl " + e.algorithm + " " + std::to_string(system.nccl.channels) + " channels";
+  k.name = "nccl " + t.option + " " + std::to_string(system.nccl.channels) + " channels";
   k.exec_us = t.exec_us;
   k.waves = e.sm_share;
   k.blocks_per_sm = 1;

@@ -1,7 +1,8 @@
 #pragma once
 // Multi-GPU systems with round numbers for hand computation: a built GPU of 100 SMs, a fabric of
-// `fabric_gbps` per GPU, NCCL fixed cost 10 us, 1 us per step, ring plateau 0.8, and an efficiency
-// ramp that is 1 for any real message (ramp_bytes 1 byte).
+// `fabric_gbps` per GPU, NCCL fixed cost 10 us, 1 us per step (one protocol: NCCL's protocol tables
+// off, tests/multi_gpu_protocol_test.cpp turns them on), ring plateau 0.8, and an efficiency ramp that
+// is 1 for any real message (ramp_bytes 1 byte).
 #include "hardware/system_spec.h"
 #include "support/gpu_builder.h"
 
@@ -29,6 +30,7 @@ inline hw::SystemSpec system_builder(int gpus_per_node, int nodes = 1, double fa
   s.nccl.ramp_bytes = 1;
   s.nccl.ramp_exponent = 1;
   s.nccl.channels = 20;
+  s.nccl.protocols = false;
   return s;
 }
 
