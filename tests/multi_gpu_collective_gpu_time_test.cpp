@@ -11,31 +11,21 @@ using namespace gpucast;
 using models::estimate_collective;
 using wl::CollectiveKind;
 
-namespace {
-wl::CollectiveOp op(CollectiveKind kind, double bytes, int ranks) {
-  wl::CollectiveOp o;
-  o.kind = kind;
-  o.bytes = bytes;
-  o.ranks = ranks;
-  return o;
-}
-}  // namespace
-
 SCENARIO("the GPU-side fixed cost adds to the steps and the transfer; the host floor caps from below") {
   auto sys = test::system_builder(2);  // base 10 us, 1 us/step, 100 GB/s x 0.8, no ramp
   sys.nccl.gpu_latency_us_for["all_reduce"] = 4;
   // all-reduce on 2 GPUs: 2 steps; gpu = 4 + 2 + S / 80e3 us. At S = 320 kB: 4 + 2 + 4 = 10 = the floor.
-  const auto at = estimate_collective(op(CollectiveKind::all_reduce, 320e3, 2), sys);
+  const auto at = estimate_collective(test::collective_op(CollectiveKind::all_reduce, 320e3, 2), sys);
   CHECK(at.gpu_us == Approx(10.0));
   CHECK(at.time_us == Approx(10.0));
-  const auto above = estimate_collective(op(CollectiveKind::all_reduce, 400e3, 2), sys);
+  const auto above = estimate_collective(test::collective_op(CollectiveKind::all_reduce, 400e3, 2), sys);
   CHECK(above.gpu_us == Approx(11.0));
   CHECK(above.time_us == Approx(11.0));  // past the floor: the GPU time
-  const auto below = estimate_collective(op(CollectiveKind::all_reduce, 80e3, 2), sys);
+  const auto below = estimate_collective(test::collective_op(CollectiveKind::all_reduce, 80e3, 2), sys);
   CHECK(below.gpu_us == Approx(7.0));
   CHECK(below.time_us == Approx(10.0));  // on the floor
   AND_THEN("another collective without its own value has no GPU-side fixed cost") {
-    const auto ag = estimate_collective(op(CollectiveKind::all_gather, 160e3, 2), sys);
+    const auto ag = estimate_collective(test::collective_op(CollectiveKind::all_gather, 160e3, 2), sys);
     CHECK(ag.gpu_us == Approx(1 + 80e3 / 80e3));
   }
 }
@@ -46,7 +36,7 @@ SCENARIO("inside a CUDA graph a collective costs its GPU time and not the eager 
   sys.nccl.gpu_latency_us = 5;
   wl::Kernel k;
   k.name = "ar";
-  k.op = op(CollectiveKind::all_reduce, 8e3, 2);  // gpu = 5 + 2 + 0.1 = 7.1 us
+  k.op = test::collective_op(CollectiveKind::all_reduce, 8e3, 2);  // gpu = 5 + 2 + 0.1 = 7.1 us
   const double gpu_us = 5 + 2 + 8e3 / 80e3;
   sim::Simulator s(sys);
   const auto eager = s.predict(wl::Workload::build("eager", wl::LaunchMode::eager, {k}));
@@ -69,7 +59,7 @@ SCENARIO("a system without a measured GPU-side fixed cost keeps the eager floor 
   sys.nccl.base_latency_us = 40;
   wl::Kernel k;
   k.name = "ar";
-  k.op = op(CollectiveKind::all_reduce, 8e3, 2);
+  k.op = test::collective_op(CollectiveKind::all_reduce, 8e3, 2);
   const auto e = estimate_collective(std::get<wl::CollectiveOp>(k.op), sys);
   CHECK(e.graph_us == Approx(e.time_us));
   CHECK(e.time_us == Approx(40));

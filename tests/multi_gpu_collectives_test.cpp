@@ -10,17 +10,6 @@ using models::bus_factor;
 using models::estimate_collective;
 using wl::CollectiveKind;
 
-namespace {
-wl::CollectiveOp op(CollectiveKind kind, double bytes, int ranks, int stride = 1) {
-  wl::CollectiveOp o;
-  o.kind = kind;
-  o.bytes = bytes;
-  o.ranks = ranks;
-  o.stride = stride;
-  return o;
-}
-}  // namespace
-
 SCENARIO("nccl-tests bus factors: busbw = algbw x factor") {
   CHECK(bus_factor(CollectiveKind::all_reduce, 8) == Approx(2.0 * 7 / 8));
   CHECK(bus_factor(CollectiveKind::all_reduce, 2) == Approx(1.0));
@@ -34,7 +23,7 @@ SCENARIO("nccl-tests bus factors: busbw = algbw x factor") {
 SCENARIO("ring all-reduce moves 2(n-1)/n of the buffer per GPU in 2(n-1) steps") {
   const auto sys = test::system_builder(8);
   const double bytes = 800e6;
-  const auto e = estimate_collective(op(CollectiveKind::all_reduce, bytes, 8), sys);
+  const auto e = estimate_collective(test::collective_op(CollectiveKind::all_reduce, bytes, 8), sys);
   CHECK(e.algorithm == "ring");
   CHECK(e.wire_bytes == Approx(bytes * 2 * 7 / 8));
   CHECK(e.steps == 14);
@@ -47,22 +36,22 @@ SCENARIO("ring all-reduce moves 2(n-1)/n of the buffer per GPU in 2(n-1) steps")
 SCENARIO("all-gather and reduce-scatter move (n-1)/n in n-1 steps; broadcast and send the whole buffer") {
   const auto sys = test::system_builder(4);
   const double bytes = 400e6;
-  const auto ag = estimate_collective(op(CollectiveKind::all_gather, bytes, 4), sys);
+  const auto ag = estimate_collective(test::collective_op(CollectiveKind::all_gather, bytes, 4), sys);
   CHECK(ag.wire_bytes == Approx(300e6));
   CHECK(ag.time_us == Approx(3 + 300e6 / 80e3).epsilon(1e-6));
-  const auto rs = estimate_collective(op(CollectiveKind::reduce_scatter, bytes, 4), sys);
+  const auto rs = estimate_collective(test::collective_op(CollectiveKind::reduce_scatter, bytes, 4), sys);
   CHECK(rs.time_us == Approx(ag.time_us));
-  const auto bc = estimate_collective(op(CollectiveKind::broadcast, bytes, 4), sys);
+  const auto bc = estimate_collective(test::collective_op(CollectiveKind::broadcast, bytes, 4), sys);
   CHECK(bc.wire_bytes == Approx(bytes));
   CHECK(bc.time_us == Approx(3 + 400e6 / 80e3).epsilon(1e-6));
-  const auto sr = estimate_collective(op(CollectiveKind::send, bytes, 2), sys);
+  const auto sr = estimate_collective(test::collective_op(CollectiveKind::send, bytes, 2), sys);
   CHECK(sr.steps == 1);
   CHECK(sr.time_us == Approx(1 + 400e6 / 80e3).epsilon(1e-6));
 }
 
 SCENARIO("all-to-all sends (n-1)/n of the buffer to its peers at once") {
   const auto sys = test::system_builder(8);
-  const auto e = estimate_collective(op(CollectiveKind::all_to_all, 800e6, 8), sys);
+  const auto e = estimate_collective(test::collective_op(CollectiveKind::all_to_all, 800e6, 8), sys);
   CHECK(e.time_us == Approx(7 + 700e6 / 80e3).epsilon(1e-6));
 }
 
@@ -70,7 +59,7 @@ SCENARIO("the efficiency ramp halves the bandwidth at ramp_bytes") {
   auto sys = test::system_builder(2);
   sys.nccl.ramp_bytes = 1e6;
   CHECK(models::ramp_efficiency(1e6, sys.nccl) == Approx(0.5));
-  const auto e = estimate_collective(op(CollectiveKind::all_reduce, 1e6, 2), sys);
+  const auto e = estimate_collective(test::collective_op(CollectiveKind::all_reduce, 1e6, 2), sys);
   CHECK(e.transfer_us == Approx(1e6 / (80e3 * 0.5)).epsilon(1e-6));
 }
 
@@ -79,31 +68,31 @@ SCENARIO("a collective's own ramp replaces the system's for it alone") {
   sys.nccl.ramp_bytes = 1;  // no ramp for the others
   sys.nccl.ramp_bytes_for["broadcast"] = 1e6;
   // at S = ramp_bytes the efficiency is one half: the transfer doubles
-  const auto bc = estimate_collective(op(CollectiveKind::broadcast, 1e6, 2), sys);
+  const auto bc = estimate_collective(test::collective_op(CollectiveKind::broadcast, 1e6, 2), sys);
   CHECK(bc.transfer_us == Approx(1e6 / (80e3 * 0.5)).epsilon(1e-6));
-  const auto ar = estimate_collective(op(CollectiveKind::all_reduce, 1e6, 2), sys);
+  const auto ar = estimate_collective(test::collective_op(CollectiveKind::all_reduce, 1e6, 2), sys);
   CHECK(ar.transfer_us == Approx(1e6 / 80e3).epsilon(1e-6));
 }
 
 SCENARIO("NVLS runs the all-reduce in the switch only where the fabric has it and it is enabled") {
   auto sys = test::system_builder(8);
   const double bytes = 1e9;
-  CHECK(estimate_collective(op(CollectiveKind::all_reduce, bytes, 8), sys).algorithm == "ring");
+  CHECK(estimate_collective(test::collective_op(CollectiveKind::all_reduce, bytes, 8), sys).algorithm == "ring");
   sys.fabric.nvls = true;
-  const auto e = estimate_collective(op(CollectiveKind::all_reduce, bytes, 8), sys);
+  const auto e = estimate_collective(test::collective_op(CollectiveKind::all_reduce, bytes, 8), sys);
   CHECK(e.algorithm == "nvls");
   CHECK(e.time_us == Approx(2 + 1e9 / (100e3 * 0.6)).epsilon(1e-6));
   // Not for other collectives.
-  CHECK(estimate_collective(op(CollectiveKind::all_gather, bytes, 8), sys).algorithm == "ring");
+  CHECK(estimate_collective(test::collective_op(CollectiveKind::all_gather, bytes, 8), sys).algorithm == "ring");
 }
 
 SCENARIO("crossing nodes: the ring is bounded by the NICs; small all-reduces take the tree") {
   const auto sys = test::system_builder(8, 4, 900);  // 8 x 400 Gb/s = 400 GB/s per node < 900 x 0.8
-  const auto big = estimate_collective(op(CollectiveKind::all_reduce, 4e9, 32), sys);
+  const auto big = estimate_collective(test::collective_op(CollectiveKind::all_reduce, 4e9, 32), sys);
   CHECK(big.crosses_network);
   CHECK(big.nodes_spanned == 4);
   CHECK(big.link_gbps == Approx(400));
-  const auto small = estimate_collective(op(CollectiveKind::all_reduce, 4096, 32), sys);
+  const auto small = estimate_collective(test::collective_op(CollectiveKind::all_reduce, 4096, 32), sys);
   CHECK(small.algorithm == "tree");
   // Tree: 2 x log2(4) x 5 us + 2 x 7 x 1 us of latency (the ring: 62 steps x 5 us).
   CHECK(small.latency_us == Approx(20 + 14));
@@ -112,25 +101,25 @@ SCENARIO("crossing nodes: the ring is bounded by the NICs; small all-reduces tak
 
 SCENARIO("a data-parallel group at stride 8 puts one rank per node") {
   const auto sys = test::system_builder(8, 2);
-  const auto e = estimate_collective(op(CollectiveKind::all_reduce, 1e8, 2, 8), sys);
+  const auto e = estimate_collective(test::collective_op(CollectiveKind::all_reduce, 1e8, 2, 8), sys);
   CHECK(e.crosses_network);
   CHECK(e.nodes_spanned == 2);
 }
 
 SCENARIO("a group larger than the system, or crossing nodes without a network, is an error") {
   const auto sys = test::system_builder(8);
-  CHECK_THROWS_WITH(estimate_collective(op(CollectiveKind::all_reduce, 1e6, 16), sys),
+  CHECK_THROWS_WITH(estimate_collective(test::collective_op(CollectiveKind::all_reduce, 1e6, 16), sys),
                     Catch::Contains("more GPUs than the system"));
   auto no_net = test::system_builder(4, 2);
   no_net.network.nics_per_node = 0;
-  CHECK_THROWS_WITH(estimate_collective(op(CollectiveKind::all_reduce, 1e6, 8), no_net),
+  CHECK_THROWS_WITH(estimate_collective(test::collective_op(CollectiveKind::all_reduce, 1e6, 8), no_net),
                     Catch::Contains("no network between nodes"));
 }
 
 SCENARIO("a call takes at least its fixed cost: small messages sit on the floor") {
   const auto sys = test::system_builder(8);
-  const auto e = estimate_collective(op(CollectiveKind::all_reduce, 1024, 8), sys);
+  const auto e = estimate_collective(test::collective_op(CollectiveKind::all_reduce, 1024, 8), sys);
   CHECK(e.time_us == Approx(14 + 1024 * 1.75 / 80e3).epsilon(1e-3));  // 14 steps of 1 us exceed the 10 us floor
-  const auto two = estimate_collective(op(CollectiveKind::all_reduce, 1024, 2), sys);
+  const auto two = estimate_collective(test::collective_op(CollectiveKind::all_reduce, 1024, 2), sys);
   CHECK(two.time_us == Approx(10));  // 2 steps + a tiny transfer < 10 us fixed
 }

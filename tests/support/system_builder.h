@@ -5,6 +5,7 @@
 // is 1 for any real message (ramp_bytes 1 byte).
 #include "hardware/system_spec.h"
 #include "support/gpu_builder.h"
+#include "workloads/ops/collective.h"
 
 namespace gpucast::test {
 
@@ -32,6 +33,16 @@ inline hw::SystemSpec system_builder(int gpus_per_node, int nodes = 1, double fa
   s.nccl.channels = 20;
   s.nccl.protocols = false;
   return s;
+}
+
+// A collective call of `bytes` over `ranks` GPUs (`stride` apart: a TP group spread over nodes).
+inline wl::CollectiveOp collective_op(wl::CollectiveKind kind, double bytes, int ranks, int stride = 1) {
+  wl::CollectiveOp o;
+  o.kind = kind;
+  o.bytes = bytes;
+  o.ranks = ranks;
+  o.stride = stride;
+  return o;
 }
 
 }  // namespace gpucast::test
