@@ -77,13 +77,15 @@ SCENARIO("a collective's own ramp replaces the system's for it alone") {
 SCENARIO("NVLS runs the all-reduce in the switch only where the fabric has it and it is enabled") {
   auto sys = test::system_builder(8);
   const double bytes = 1e9;
-  CHECK(estimate_collective(test::collective_op(CollectiveKind::all_reduce, bytes, 8), sys).algorithm == "ring");
+  CHECK(estimate_collective(test::collective_op(CollectiveKind::all_reduce, bytes, 8), sys).algorithm ==
+        "ring");
   sys.fabric.nvls = true;
   const auto e = estimate_collective(test::collective_op(CollectiveKind::all_reduce, bytes, 8), sys);
   CHECK(e.algorithm == "nvls");
   CHECK(e.time_us == Approx(2 + 1e9 / (100e3 * 0.6)).epsilon(1e-6));
   // Not for other collectives.
-  CHECK(estimate_collective(test::collective_op(CollectiveKind::all_gather, bytes, 8), sys).algorithm == "ring");
+  CHECK(estimate_collective(test::collective_op(CollectiveKind::all_gather, bytes, 8), sys).algorithm ==
+        "ring");
 }
 
 SCENARIO("crossing nodes: the ring is bounded by the NICs; small all-reduces take the tree") {
@@ -119,7 +121,8 @@ SCENARIO("a group larger than the system, or crossing nodes without a network, i
 SCENARIO("a call takes at least its fixed cost: small messages sit on the floor") {
   const auto sys = test::system_builder(8);
   const auto e = estimate_collective(test::collective_op(CollectiveKind::all_reduce, 1024, 8), sys);
-  CHECK(e.time_us == Approx(14 + 1024 * 1.75 / 80e3).epsilon(1e-3));  // 14 steps of 1 us exceed the 10 us floor
+  CHECK(e.time_us ==
+        Approx(14 + 1024 * 1.75 / 80e3).epsilon(1e-3));  // 14 steps of 1 us exceed the 10 us floor
   const auto two = estimate_collective(test::collective_op(CollectiveKind::all_reduce, 1024, 2), sys);
   CHECK(two.time_us == Approx(10));  // 2 steps + a tiny transfer < 10 us fixed
 }

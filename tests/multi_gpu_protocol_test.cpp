@@ -98,18 +98,21 @@ SCENARIO("the collective model runs the protocol NCCL chose: LL at its capped ra
   sys.nccl.base_latency_us = 0;
   sys.nccl.gpu_latency_us = 2;
   // LL below the switch: 2 + NCCL's 7.8 us + S / 141 GB/s, whatever the plateau
-  const auto ll = models::estimate_collective(test::collective_op(CollectiveKind::all_reduce, 1.41e6, 2), sys);
+  const auto ll =
+      models::estimate_collective(test::collective_op(CollectiveKind::all_reduce, 1.41e6, 2), sys);
   CHECK(ll.protocol == "LL");
   CHECK(ll.gpu_us == Approx(2 + 7.8 + 10.0));
   CHECK(ll.capped_transfer_us == Approx(ll.transfer_us));
   // Simple above it: 2 + 15.2 us + S / (450 x 0.8) GB/s (ramp 1 in the builder)
-  const auto simple = models::estimate_collective(test::collective_op(CollectiveKind::all_reduce, 3.6e6, 2), sys);
+  const auto simple =
+      models::estimate_collective(test::collective_op(CollectiveKind::all_reduce, 3.6e6, 2), sys);
   CHECK(simple.protocol == "Simple");
   CHECK(simple.gpu_us == Approx(2 + 15.2 + 10.0));
   CHECK(simple.capped_transfer_us == 0);
   AND_THEN("with the protocols off (nccl.protocols = 0) one protocol runs at the system's step latency") {
     sys.nccl.protocols = false;
-    const auto plain = models::estimate_collective(test::collective_op(CollectiveKind::all_reduce, 1.41e6, 2), sys);
+    const auto plain =
+        models::estimate_collective(test::collective_op(CollectiveKind::all_reduce, 1.41e6, 2), sys);
     CHECK(plain.protocol == "Simple");
     CHECK(plain.gpu_us == Approx(2 + 2 * 1.0 + 1.41e6 / 360e3));
   }
