@@ -114,3 +114,19 @@ SCENARIO("embedding backward sorts its indices above 3072 of them, as PyTorch do
   CHECK(count(over, "embed_grad_rows") == 0);
   CHECK(count(over, "embed_grad_sort") == 6);
 }
+
+SCENARIO("amp's residual adds mix the fp32 stream with the bf16 branch; pure bf16 adds one type") {
+  const auto c = tiny_llama();
+  auto residual = [&](wl::Precision p) {
+    const auto w = wl::generate_training_step(c, train(p)).workload;
+    const auto it = std::find_if(w.kernels().begin(), w.kernels().end(), [](const wl::Kernel& k) {
+      return k.name.find("residual1") != std::string::npos;
+    });
+    REQUIRE(it != w.kernels().end());
+    return std::get<wl::ElementwiseOp>(it->op);
+  };
+  const auto amp = residual(wl::Precision::amp);
+  CHECK(amp.mixed_types);
+  CHECK(amp.dtype == DataType::fp32);
+  CHECK_FALSE(residual(wl::Precision::bf16).mixed_types);
+}

@@ -81,6 +81,13 @@ class StepBuilder {
     e.contiguous = contiguous;
     return e;
   }
+  // The residual add: under autocast the stream is fp32 and the branch's output (o_proj, down_proj,
+  // c_proj) bf16, so PyTorch adds mixed types through its dynamic-cast kernel.
+  Op residual_add() const {
+    Op op = ew(T_ * d_, R_, R_, 2);
+    std::get<ElementwiseOp>(op).mixed_types = R_ != C_;
+    return op;
+  }
   static Op reduce(double rows, double cols, DataType t) {
     return RowOp{RowOpKind::reduce, Count(std::llround(std::max(1.0, rows))),
                  Count(std::llround(std::max(1.0, cols))), t};
@@ -166,7 +173,7 @@ class StepBuilder {
     module();  // Block
     rmsnorm(p + "input_norm.");
     attention_forward(p);
-    fwd(p + "residual1", ew(T_ * d_, R_, R_, 2));
+    fwd(p + "residual1", residual_add());
     rmsnorm(p + "post_norm.");
     module();  // MLP
     linear(p + "gate_proj", d_, ffn_, R_);
@@ -174,7 +181,7 @@ class StepBuilder {
     fwd(p + "silu", ew(T_ * ffn_, C_, C_, 1, 4));
     fwd(p + "silu_mul", ew(T_ * ffn_, C_, C_, 2));
     linear(p + "down_proj", ffn_, d_, C_);
-    fwd(p + "residual2", ew(T_ * d_, R_, R_, 2));
+    fwd(p + "residual2", residual_add());
   }
   void forward(const std::string& micro) {
     grad_ = o_.mode == Mode::train;  // the training forward records the autograd graph
@@ -238,13 +245,13 @@ class StepBuilder {
     dispatch();  // transpose
     fwd(p + "attn_out_reshape", ew(T_ * d_, C_, C_, 1, 0, false));
     linear_bias(p + "attn.c_proj", d_, d_, C_);
-    fwd(p + "residual1", ew(T_ * d_, R_, R_, 2));
+    fwd(p + "residual1", residual_add());
     layernorm(p + "ln_2.");
     linear_bias(p + "c_fc", d_, ffn_, R_);
     module();  // nn.GELU(approximate="tanh")
     fwd(p + "gelu", ew(T_ * ffn_, C_, C_, 1, 10));
     linear_bias(p + "mlp.c_proj", ffn_, d_, C_);
-    fwd(p + "residual2", ew(T_ * d_, R_, R_, 2));
+    fwd(p + "residual2", residual_add());
   }
   void linear_bias_backward(const std::string& name, double in, double out, DataType x) {
     bwd(name + ".dgrad", linear_dgrad(T_, in, out, C_), true, true);
