@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "models/collective_model.h"
+
 namespace gpucast::models {
 using wl::CollectiveKind;
 
@@ -61,15 +63,6 @@ int index_of(NcclProtocol p) {
   return p == NcclProtocol::ll ? 0 : p == NcclProtocol::ll128 ? 1 : 2;
 }
 
-int ring_steps_of(const NcclCallShape& c) {
-  switch (c.kind) {
-    case CollectiveKind::all_reduce:
-      return 2 * (c.ranks - 1);
-    default:
-      return c.ranks - 1;
-  }
-}
-
 int inter_steps_of(const NcclCallShape& c) {
   if (c.nodes <= 1) return 0;
   switch (c.kind) {
@@ -86,18 +79,8 @@ bool one_hop_rooted(CollectiveKind k) {
   return k == CollectiveKind::broadcast;
 }
 
-double wire_bytes_of(const NcclCallShape& c) {
-  const double n = c.ranks;
-  switch (c.kind) {
-    case CollectiveKind::all_reduce:
-      return c.bytes * 2 * (n - 1) / n;
-    case CollectiveKind::all_gather:
-    case CollectiveKind::reduce_scatter:
-      return c.bytes * (n - 1) / n;
-    default:
-      return c.bytes;
-  }
-}
+// The bytes each GPU puts on the wire, as the collective model counts them (nccl-tests' bus factor).
+double wire_bytes_of(const NcclCallShape& c) { return c.bytes * bus_factor(c.kind, c.ranks); }
 }  // namespace
 
 std::string_view nccl_protocol_name(NcclProtocol p) {
@@ -138,7 +121,7 @@ double nccl_model_latency_us(const NcclCallShape& c, NcclAlgorithm a, NcclProtoc
     return base + 2 * ((local - 1) * intra + log_nodes * kTreeNetHopUs[i]);
   }
   if (one_hop_rooted(c.kind)) return base + (c.nodes > 1 ? kRingNetHopUs[i] : intra);
-  const int steps = ring_steps_of(c);
+  const int steps = ring_steps(c.kind, c.ranks);
   const int inter = std::min(steps, inter_steps_of(c));
   return base + (steps - inter) * intra + inter * kRingNetHopUs[i];
 }

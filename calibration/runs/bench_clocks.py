@@ -18,23 +18,20 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import env_info  # noqa: E402
+from common import SmiSampler, env_info, loop_for  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--out", required=True)
 ap.add_argument("--seconds", type=float, default=4.0)
 args = ap.parse_args()
 
-smi_path = args.out + ".smi.csv"
-smi = subprocess.Popen(["nvidia-smi", "--query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_throttle_reasons.active",
-                        "--format=csv,noheader,nounits", "-lms", "20"], stdout=open(smi_path, "w"), stderr=subprocess.DEVNULL)
+smi = SmiSampler(args.out + ".smi.csv", extra="clocks_throttle_reasons.active")
 dev = torch.device("cuda")
 x16 = torch.randn(16 * 1024 * 1024, device=dev, dtype=torch.bfloat16)
 a = torch.randn(8192, 8192, device=dev, dtype=torch.bfloat16)
@@ -48,19 +45,6 @@ def cast():
 
 def gemm():
     return a @ b
-
-
-def loop(fns, seconds):
-    t0 = time.time()
-    n = 0
-    while time.time() - t0 < seconds:
-        for f in fns:
-            f()
-        n += 1
-        if n % 8 == 0:
-            torch.cuda.synchronize()
-    torch.cuda.synchronize()
-    return n
 
 
 def cast_kernel_us(fns, iters):
@@ -85,18 +69,12 @@ for name, fns in (("idle", None), ("cast", [cast]), ("gemm", [gemm]), ("mixed", 
         time.sleep(1.0)
         rec = {}
     else:
-        n = loop(fns, args.seconds)
+        n = loop_for(fns, args.seconds, sync_every=8)
         rec = {"iterations": n}
         rec.update(cast_kernel_us(fns, 20))
     phases.append({"phase": name, "start": start, "end": time.time(), **rec})
     print("[clocks]", phases[-1], file=sys.stderr, flush=True)
 time.sleep(0.3)
-smi.terminate()
-smi.wait()
-samples = []
-for line in open(smi_path):
-    parts = [s.strip() for s in line.split(",")]
-    if len(parts) >= 5:
-        samples.append(parts)
+samples = smi.stop()
 json.dump({"env": env_info(), "phases": phases, "smi_columns": "timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,throttle",
            "smi": samples}, open(args.out, "w"), indent=1)

@@ -19,28 +19,23 @@ are not SM clock cycles at 1,980 MHz); its phases are labelled by the requested 
 Usage (device machine): python3 calibration/runs/bench_power.py --out $OUT/power.json
 """
 import argparse
-import datetime
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import env_info  # noqa: E402
+from common import SmiSampler, env_info, loop_for, smi_epoch  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--out", required=True)
 ap.add_argument("--seconds", type=float, default=2.5)
 args = ap.parse_args()
 
-smi_path = args.out + ".smi.csv"
-smi = subprocess.Popen(["nvidia-smi", "--query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu",
-                        "--format=csv,noheader,nounits", "-lms", "20"],
-                       stdout=open(smi_path, "w"), stderr=subprocess.DEVNULL)
+smi = SmiSampler(args.out + ".smi.csv")
 dev = torch.device("cuda")
 x16 = torch.randn(16 * 1024 * 1024, device=dev, dtype=torch.bfloat16)
 flush = torch.empty(256 * 1024 * 1024, device=dev, dtype=torch.int8)
@@ -73,19 +68,6 @@ def sleep_us(us):
 
 def zero_flush():
     flush.zero_()
-
-
-def run_phase(fns, seconds):
-    start = time.time()
-    n = 0
-    while time.time() - start < seconds:
-        for f in fns:
-            f()
-        n += 1
-        if n % 16 == 0:
-            torch.cuda.synchronize()
-    torch.cuda.synchronize()
-    return start, time.time(), n
 
 
 def kernel_times(fns, iters=30):
@@ -123,22 +105,16 @@ for name, fns in plan:
         time.sleep(1.0)
         phases.append({"phase": name, "start": s, "end": time.time()})
         continue
-    s, e, n = run_phase(fns, args.seconds)
+    s = time.time()
+    n = loop_for(fns, args.seconds, sync_every=16)
+    e = time.time()
     rec = {"phase": name, "start": s, "end": e, "iterations": n, "kernels": kernel_times(fns)}
     phases.append(rec)
     print("[power]", name, n, {k: round(v["median_us"], 1) for k, v in rec["kernels"].items()}, file=sys.stderr, flush=True)
 time.sleep(0.3)
-smi.terminate()
-smi.wait()
-
-
-def epoch(ts):
-    return datetime.datetime.strptime(ts, "%Y/%m/%d %H:%M:%S.%f").replace(tzinfo=datetime.timezone.utc).timestamp()
-
-
-samples = [[s.strip() for s in line.split(",")] for line in open(smi_path) if line.count(",") >= 4]
+samples = smi.stop()
 for ph in phases:
-    inside = [x for x in samples if ph["start"] + 0.3 <= epoch(x[0]) <= ph["end"]]
+    inside = [x for x in samples if ph["start"] + 0.3 <= smi_epoch(x[0]) <= ph["end"]]
     if inside:
         ph["sm_mhz_median"] = statistics.median(float(x[1]) for x in inside)
         ph["power_w_median"] = statistics.median(float(x[3]) for x in inside)

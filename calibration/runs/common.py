@@ -137,6 +137,47 @@ def wall_samples(fn, warmup, iters):
     return out
 
 
+class SmiSampler:
+    """nvidia-smi sampling the SM clock, memory clock, power and temperature (plus `extra` columns)
+    every `period_ms` into `path` (CSV) while the GPU runs; stop() returns the samples as lists of
+    strings, the timestamp first (bench_clocks.py, bench_power.py)."""
+    COLUMNS = "timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu"
+
+    def __init__(self, path, extra="", period_ms=20):
+        self.path = path
+        self.columns = self.COLUMNS + ("," + extra if extra else "")
+        self._out = open(path, "w")
+        self._proc = subprocess.Popen(["nvidia-smi", "--query-gpu=" + self.columns, "--format=csv,noheader,nounits",
+                                       "-lms", str(period_ms)], stdout=self._out, stderr=subprocess.DEVNULL)
+
+    def stop(self):
+        self._proc.terminate()
+        self._proc.wait()
+        self._out.close()
+        return [[x.strip() for x in line.split(",")] for line in open(self.path) if line.count(",") >= 4]
+
+
+def smi_epoch(timestamp):
+    """Seconds since the epoch of an nvidia-smi timestamp (the device machines keep UTC)."""
+    return datetime.datetime.strptime(timestamp, "%Y/%m/%d %H:%M:%S.%f").replace(
+        tzinfo=datetime.timezone.utc).timestamp()
+
+
+def loop_for(fns, seconds, sync_every):
+    """Calls fns in turn, over and over, for `seconds` of wall time, synchronizing the GPU every
+    `sync_every` rounds so the host stays a bounded distance ahead; returns the rounds run."""
+    start = time.time()
+    n = 0
+    while time.time() - start < seconds:
+        for f in fns:
+            f()
+        n += 1
+        if n % sync_every == 0:
+            torch.cuda.synchronize()
+    torch.cuda.synchronize()
+    return n
+
+
 # ----------------------------------------------------------------------------------------------
 # Llama-style decoder (HF-Llama-like eager implementation)
 # ----------------------------------------------------------------------------------------------

@@ -63,18 +63,25 @@ std::optional<wl::Op> gemm(Count m, Count n, Count k, Count batch, DataType t, c
   return wl::Op{g};
 }
 
+// The recorded strides of tensor argument i, or nullptr.
+const std::vector<std::int64_t>* strides_of(const CpuOp& op, size_t i) {
+  if (i >= op.inputs.size() || op.inputs[i].is_list || op.inputs[i].strides.empty() ||
+      op.inputs[i].shapes.empty() || op.inputs[i].strides.front().size() != op.inputs[i].shapes.front().size())
+    return nullptr;
+  return &op.inputs[i].strides.front();
+}
+
 // Whether the i-th argument's last two dimensions are stored transposed (column-major: the last
 // dimension strided, the one before it of stride 1), from the recorded "Input Strides". A weight
 // used as W^T by nn.Linear, or the gradient g^T of a weight gradient, arrives as such a view: its
 // leading dimension is then its row count, which decides cuBLAS's alignment class
 // (models/gemm_alignment.h). False when strides were not recorded.
 bool stored_transposed(const CpuOp& op, size_t i) {
-  if (i >= op.inputs.size() || op.inputs[i].is_list || op.inputs[i].shapes.empty() ||
-      op.inputs[i].strides.empty())
-    return false;
+  const auto* strides = strides_of(op, i);
+  if (!strides) return false;
   const auto& size = op.inputs[i].shapes.front();
-  const auto& stride = op.inputs[i].strides.front();
-  if (size.size() < 2 || stride.size() != size.size()) return false;
+  const auto& stride = *strides;
+  if (size.size() < 2) return false;
   const size_t r = size.size() - 2, c = size.size() - 1;
   if (size[r] <= 1 || size[c] <= 1) return false;  // a vector: either layout
   return stride[r] == 1 && stride[c] != 1;
@@ -230,14 +237,6 @@ std::optional<wl::Op> pointwise(Count elements, DataType in, DataType out, int i
   return wl::Op{e};
 }
 
-// The recorded strides of tensor argument i, or nullptr.
-const std::vector<std::int64_t>* strides_of(const CpuOp& op, size_t i) {
-  if (i >= op.inputs.size() || op.inputs[i].is_list || op.inputs[i].strides.empty() ||
-      op.inputs[i].shapes.empty() || op.inputs[i].strides.front().size() != op.inputs[i].shapes.front().size())
-    return nullptr;
-  return &op.inputs[i].strides.front();
-}
-
 // An expanded view (stride 0 over dimensions of size above 1: `x.expand(...)`, a mean's gradient
 // spread over its row) that repeats each of its elements kExpandedReuse times or more: the kernel
 // reads them from the L2, as it reads a broadcast tensor. Assumption: below that reuse the repeats
@@ -304,11 +303,11 @@ std::optional<wl::Op> conv(const std::vector<std::int64_t>* x, const std::vector
 // Whether the i-th argument is a 4-D tensor stored channels-last (NHWC memory, NCHW sizes): its
 // recorded strides put the channel dimension innermost (stride 1) and a channel count above one.
 bool is_channels_last(const CpuOp& op, size_t i) {
-  if (i >= op.inputs.size() || op.inputs[i].is_list || op.inputs[i].shapes.empty() || op.inputs[i].strides.empty())
-    return false;
+  const auto* strides = strides_of(op, i);
+  if (!strides) return false;
   const auto& size = op.inputs[i].shapes.front();
-  const auto& stride = op.inputs[i].strides.front();
-  if (size.size() != 4 || stride.size() != 4 || size[1] <= 1) return false;
+  const auto& stride = *strides;
+  if (size.size() != 4 || size[1] <= 1) return false;
   return stride[1] == 1 && stride[3] == size[1] && stride[2] == size[1] * size[3];
 }
 
