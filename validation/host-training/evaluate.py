@@ -45,6 +45,19 @@ LEASES = [
      [(R + "h100-sxm/fresh4/llama_1/results.json", "fresh"), (R + "h100-sxm/fresh4/gpt_1/results_gpt.json", "fresh"),
       (R + "h100-sxm/fresh4/llama_2/results.json", "fresh#2"), (R + "h100-sxm/fresh4/gpt_2/results_gpt.json", "fresh#2"),
       (R + "h100-sxm/fresh4/llama_3/results.json", "fresh#3"), (R + "h100-sxm/fresh4/gpt_3/results_gpt.json", "fresh#3")]),
+    # The fifth H100 lease (2026-11-26, calibration/runs/fresh_interleaved_set.sh, two calls minutes
+    # apart): the earlier method (a fresh probe process, then each configuration timed in one short
+    # window) and the round-robin one (bench_infer_interleaved.py: probe entries and forwards share
+    # every round; medians over the call), each predicted with its own probe's speed.
+    ("h100-sxm", HOSTS + "h100-lease5.toml", R + "h100-sxm/interleaved/probe/results.json",
+     [(R + "h100-sxm/interleaved/llama/results.json", "fresh"), (R + "h100-sxm/interleaved/gpt/results_gpt.json", "fresh")]),
+    ("h100-sxm", HOSTS + "h100-lease5-probe2.toml", R + "h100-sxm/interleaved2/probe/results.json",
+     [(R + "h100-sxm/interleaved2/llama/results.json", "fresh#2"),
+      (R + "h100-sxm/interleaved2/gpt/results_gpt.json", "fresh#2")]),
+    ("h100-sxm", HOSTS + "h100-lease5-interleaved.toml", R + "h100-sxm/interleaved/interleaved/results.json",
+     [(R + "h100-sxm/interleaved/interleaved/results.json", "interleaved")]),
+    ("h100-sxm", HOSTS + "h100-lease5-interleaved2.toml", R + "h100-sxm/interleaved2/interleaved/results.json",
+     [(R + "h100-sxm/interleaved2/interleaved/results.json", "interleaved#2")]),
     ("h200-sxm", "h200-box", R + "h200-sxm/fresh/probe/results.json",
      [(R + "h200-sxm/fresh/llama/results.json", "fresh"), (R + "h200-sxm/fresh/llama2/results.json", "fresh#2"),
       (R + "h200-sxm/fresh/gpt/results_gpt.json", "fresh")]),
@@ -202,7 +215,7 @@ def main():
                 r["host_ms"], r["gpu_ms"], r["kernels"], "HOST-BOUND" if r["host_bound"] else ""))
     print()
     for gpu in ("h100-sxm", "h200-sxm"):
-        for process in ("fresh", "after-profiler"):
+        for process in ("fresh", "interleaved", "after-profiler"):
             for kind in ("train", "infer-eager", "infer-graph"):
                 for split in ("dev", "test"):
                     for fam in ("llama", "gpt", ""):

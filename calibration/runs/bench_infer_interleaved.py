@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+"""Issue 14: the inference forwards (eager and CUDA graph) and the host probe's speed entries,
+measured round-robin in one fresh, never-profiled process, so that every figure is a median over the
+whole call instead of a fraction of a second.
+
+Why: on the lent VMs the host's speed drifts within seconds. The earlier sets (bench_single.py B3)
+timed each configuration in one ~0.2 s window, one after another, so two host-bound forwards doing
+the same host work in the same process could read 2.4 and 4.0 ms (validation/runs/h200-sxm/fresh3,
+GPT-2 124M b1 s1 and b16 s1), and the probe that sets the host's speed ran in another window. Here
+each round visits every item (a probe entry, or one configuration's eager or graph forward) once,
+in a fresh random order, and the figures are medians over all rounds: what the host does on
+average over the call, which is what a host description can describe.
+
+Items:
+  - the 19 entries of calibration/host/host_profile.py's SPEED_ENTRIES, the same work as
+    bench_single.py's section B1 (host time per call of a tight loop, us), plus e_sdpa_tiny_bf16_causal;
+  - forwards without KV cache, bf16 weights, no_grad, all positions' logits (as B3): Llama 1B and
+    GPT-2 124M and 1.5B at batch 1 and 16, sequence 1 and 512 (B3's twelve), and Llama 350M and
+    GPT-2 355M at batch 1 and 16, sequence 1 (held out: sizes B3 never ran); each eager and
+    replayed as a CUDA graph; per visit 3 synchronized wall-clock samples with CUDA events around each.
+
+Output (`--out DIR`): DIR/results.json in bench_single.py's format (results.B1_host_probe with
+us_per_call_median; results.B_infer with eager/graph wall and event stats and samples), so that
+calibration/host/host_profile.py and validation/host-training/evaluate.py read it as they read B1/B3.
+
+Usage (device machine): python3 calibration/runs/bench_infer_interleaved.py --out $OUT/interleaved [--seconds 150]
+"""
+import argparse
+import os
+import random
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import torch  # noqa: E402
+import torch.nn as nn  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+from common import GPT_VOCAB, RMSNorm, Results, build_gpt, build_llama, env_info, stats  # noqa: E402
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--out", required=True)
+ap.add_argument("--seconds", type=float, default=150.0, help="time for the rounds (setup not included)")
+ap.add_argument("--smoke", action="store_true", help="two layers per model, a few rounds")
+args = ap.parse_args()
+
+os.makedirs(args.out, exist_ok=True)
+torch.backends.cuda.matmul.allow_tf32 = False
+R = Results(os.path.join(args.out, "results.json"), env_info({"seconds": args.seconds, "method": "interleaved"}))
+R.note("one process, never profiled; every item visited once per round in a random order (seed 14); "
+       "figures are medians over all rounds")
+dev = torch.device("cuda")
+T0 = time.time()
+LLAMA_VOCAB = 32000
+
+
+def log(*a):
+    print("[%6.1fs]" % (time.time() - T0), *a, flush=True)
+
+
+def sync():
+    torch.cuda.synchronize()
+
+
+def host_us(fn, n):
+    """Host time per call (us) of n back-to-back calls, the GPU idle before."""
+    sync()
+    t = time.perf_counter()
+    for _ in range(n):
+        fn()
+    t1 = time.perf_counter()
+    sync()
+    return (t1 - t) / n * 1e6
+
+
+# ------------------------------------------------------------------------------------------------
+# Probe entries: the same work as bench_single.py's B1 (name -> (callable, calls per visit)).
+# ------------------------------------------------------------------------------------------------
+
+def probe_entries():
+    x = torch.ones(1, device=dev)
+    y = torch.ones(1, device=dev)
+    z = torch.empty(1, device=dev)
+
+    class AddMod(nn.Module):
+        def forward(self, a, b):
+            return torch.add(a, b, out=z)
+
+    class Wrapped(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.inner = AddMod()
+            self.id = nn.Identity()
+
+        def forward(self, a, b):
+            return self.id(self.inner(a, b))
+
+    m1, m2 = AddMod(), Wrapped()
+    xg = torch.ones(1, device=dev, requires_grad=True)
+    c = torch.full((1,), 1.0001, device=dev)
+
+    def chain():
+        h = xg
+        for _ in range(100):
+            h = h * c
+        return h
+
+    def chain_bwd():
+        chain().backward()
+
+    def chain_nograd():
+        with torch.no_grad():
+            chain()
+
+    a = torch.randn(16, 16, device=dev)
+    ab = a.bfloat16()
+    lin = nn.Linear(16, 16, device=dev)
+    q = torch.randn(1, 1, 16, 64, device=dev, dtype=torch.bfloat16)
+    t = torch.randn(4, 64, device=dev)
+    w = torch.ones(64, device=dev)
+    rn = RMSNorm(64).to(dev)
+    ts = [torch.zeros(4, device=dev) for _ in range(100)]
+    opts = {}
+    for kind, kw in (("foreach", {"foreach": True}), ("fused", {"fused": True})):
+        ps = [nn.Parameter(torch.randn(4, device=dev)) for _ in range(100)]
+        for p in ps:
+            p.grad = torch.randn_like(p)
+        opts[kind] = torch.optim.AdamW(ps, lr=1e-3, **kw)
+    s1 = torch.ones(1, device=dev)
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def _k(xp, n, BLOCK: tl.constexpr):
+        off = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        m = off < n
+        tl.store(xp + off, tl.load(xp + off, mask=m) + 1.0, mask=m)
+
+    tx = torch.zeros(16, device=dev)
+    return {
+        "a_add_out": (lambda: torch.add(x, y, out=z), 1000),
+        "a_add_alloc": (lambda: torch.add(x, y), 1000),
+        "a_mul_scalar_inplace": (lambda: z.mul_(1.0), 1000),
+        "b_module_call_add_out": (lambda: m1(x, y), 1000),
+        "b_nested_module_identity_add_out": (lambda: m2(x, y), 1000),
+        "c_fwd_nograd_chain100": (chain_nograd, 10),
+        "c_autograd_fwd_only_grad_chain100": (chain, 10),
+        "c_autograd_fwd_bwd_chain100": (chain_bwd, 5),
+        "d_mm16_bf16": (lambda: torch.mm(ab, ab), 500),
+        "d_nn_linear16_fp32": (lambda: lin(a), 500),
+        "e_sdpa_tiny_bf16": (lambda: F.scaled_dot_product_attention(q, q, q), 300),
+        "e_sdpa_tiny_bf16_causal": (lambda: F.scaled_dot_product_attention(q, q, q, is_causal=True), 300),
+        "f_layer_norm_tiny": (lambda: F.layer_norm(t, (64,), w, w), 500),
+        "f_rms_norm_tiny": (lambda: F.rms_norm(t, (64,), w), 500),
+        "f_rmsnorm_module_eager_tiny(6_ops)": (lambda: rn(t), 200),
+        "g_foreach_add_100": (lambda: torch._foreach_add_(ts, 1.0), 200),
+        "g_adamw_step_foreach_100params": (lambda: opts["foreach"].step(), 10),
+        "g_adamw_step_fused_100params": (lambda: opts["fused"].step(), 20),
+        "h_item_idle": (lambda: s1.item(), 200),
+        "j_triton_launch_tiny": (lambda: _k[(1,)](tx, 16, BLOCK=16), 500),
+    }
+
+
+# ------------------------------------------------------------------------------------------------
+# Forwards: (key, model name, batch, seq) -> eager callable and captured graph.
+# ------------------------------------------------------------------------------------------------
+
+CONFIGS = [("1b", b, s) for b in (1, 16) for s in (1, 512)] + \
+          [("gpt124m", b, s) for b in (1, 16) for s in (1, 512)] + \
+          [("gpt1.5b", b, s) for b in (1, 16) for s in (1, 512)] + \
+          [("350m", b, 1) for b in (1, 16)] + [("gpt355m", b, 1) for b in (1, 16)]
+
+
+def key_of(name, batch, seq):
+    return "%s_b%d_s%d" % (name, batch, seq)
+
+
+def prepare_forwards():
+    models, out = {}, {}
+    for name, batch, seq in CONFIGS:
+        if name not in models:
+            gpt = name.startswith("gpt")
+            build = build_gpt if gpt else build_llama
+            m, nparams = build(name, dtype=torch.bfloat16, layers=2 if args.smoke else None)
+            m.eval()
+            models[name] = (m, nparams, GPT_VOCAB if gpt else LLAMA_VOCAB)
+        m, nparams, vocab = models[name]
+        x = torch.randint(0, vocab, (batch, seq), device=dev)
+
+        def fwd(m=m, x=x):
+            with torch.no_grad():
+                return m(x)
+
+        for _ in range(3):
+            fwd()
+        st = torch.cuda.Stream()
+        st.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(st):
+            for _ in range(3):
+                fwd()
+        torch.cuda.current_stream().wait_stream(st)
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            static = fwd()
+        g.replay()
+        sync()
+        out[key_of(name, batch, seq)] = {"model": name, "params": nparams, "batch": batch, "seq": seq,
+                                         "eager": fwd, "graph": g.replay, "keep": static}
+        log("ready", key_of(name, batch, seq))
+    return out
+
+
+def timed_calls(fn, n):
+    """n synchronized calls: (wall ms, event ms) each."""
+    wall, ev = [], []
+    for _ in range(n):
+        sync()
+        a = torch.cuda.Event(enable_timing=True)
+        b = torch.cuda.Event(enable_timing=True)
+        t = time.perf_counter()
+        a.record()
+        fn()
+        b.record()
+        sync()
+        wall.append((time.perf_counter() - t) * 1e3)
+        ev.append(a.elapsed_time(b))
+    return wall, ev
+
+
+def main():
+    probes = probe_entries()
+    for name, (fn, n) in probes.items():  # warm every path once
+        host_us(fn, max(1, n // 10))
+    forwards = prepare_forwards()
+    items = [("probe", k) for k in probes] + [(mode, k) for k in forwards for mode in ("eager", "graph")]
+    samples = {it: [] for it in items}
+    events = {it: [] for it in items}
+    rng = random.Random(14)
+    start = time.time()
+    rounds = 0
+    budget = 5.0 if args.smoke else args.seconds
+    while time.time() - start < budget or rounds < 3:
+        rng.shuffle(items)
+        for it in items:
+            kind, key = it
+            if kind == "probe":
+                fn, n = probes[key]
+                samples[it].append(host_us(fn, n))
+            else:
+                w, e = timed_calls(forwards[key][kind], 3)
+                samples[it] += w
+                events[it] += e
+        rounds += 1
+        log("round", rounds, "done")
+    for key in probes:
+        s = samples[("probe", key)]
+        R.put("B1_host_probe", key, {"us_per_call_median": stats(s)["median"], "us_per_call_samples": s,
+                                     "n_calls": probes[key][1], "rounds": rounds})
+    for key, f in forwards.items():
+        meta = {k: f[k] for k in ("model", "params", "batch", "seq")}
+        meta.update({"what": "full-sequence forward without KV cache (seq 1 = single-token forward, decode-like)",
+                     "precision": "bf16 weights, no_grad", "logits": "all positions", "rounds": rounds,
+                     "method": "interleaved: 3 synchronized calls per round, medians over all rounds"})
+        for mode in ("eager", "graph"):
+            meta[mode + "_wall_ms_samples"] = samples[(mode, key)]
+            meta[mode + "_wall_ms"] = stats(samples[(mode, key)])
+            meta[mode + "_event_ms_samples"] = events[(mode, key)]
+            meta[mode + "_event_ms"] = stats(events[(mode, key)])
+        R.put("B_infer", key, meta)
+        log("B infer", key, "eager wall %.3f ms (p10-p90 spread over rounds %.3f..%.3f) graph %.3f ms" % (
+            meta["eager_wall_ms"]["median"], sorted(samples[("eager", key)])[len(samples[("eager", key)]) // 10],
+            sorted(samples[("eager", key)])[9 * len(samples[("eager", key)]) // 10], meta["graph_wall_ms"]["median"]))
+    for key in probes:
+        log("B1", key, "%.2f us" % stats(samples[("probe", key)])["median"])
+    log("DONE", rounds, "rounds")
+
+
+main()
