@@ -12,9 +12,7 @@
 namespace gpucast::models {
 namespace {
 
-struct Tile {
-  double tm, tn;
-};
+using Tile = GemmTile;
 
 // Tile shapes (tm x tn) of the tensor-core kernels libraries ship, tried in this order. Library
 // fact: the tile shapes cuBLAS and CUTLASS name in their kernels (nvjet_*_<tm>x<tn>_*,
@@ -196,7 +194,8 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
   const double smem_budget = kSharedBudgetFraction * gpu.shared_bytes_per_sm();
   const double l2_reuse_bytes = gpu.l2_reuse_bytes();
   const int sms = gpu.sms();
-  const TileList tiles = !tensor                  ? tile_list(kSimtTiles)
+  const TileList tiles = !g.tiles.empty()         ? TileList{g.tiles.data(), g.tiles.data() + g.tiles.size()}
+                         : !tensor                ? tile_list(kSimtTiles)
                          : g.in == DataType::tf32 ? tile_list(kTf32Tiles)
                          : g.unaligned_fallback   ? tile_list(kUnaligned16BitTiles)
                                                   : tile_list(kTensorTiles);
@@ -263,7 +262,11 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
                                      gpu.cc_major() >= kHopperCcMajor
                                  ? 1.0 / kClusterCtas
                                  : 1.0;
-      k.l2_bytes = (a_share * t.tm + t.tn) * k_exec * e_in + out_tile_bytes;
+      const double b_share = tensor && !warp_mma && g.cluster_multicast_b &&
+                                     ceil_div(g.m, t.tm) >= kClusterCtas && gpu.cc_major() >= kHopperCcMajor
+                                 ? 1.0 / kClusterCtas
+                                 : 1.0;
+      k.l2_bytes = (a_share * t.tm + b_share * t.tn) * k_exec * e_in + out_tile_bytes;
       const double concurrent = std::min(blocks, double(sms));
       double dram = gemm_dram_bytes(g, t.tm, t.tn, concurrent / split, l2_reuse_bytes);
       if (split > 1)
