@@ -48,6 +48,10 @@ constexpr double kMemsetInstructionsPerElement = 1;
 const std::vector<GemmTile> kSm90ConvTiles16Bit = {{64, 64},  {64, 128},  {128, 64}, {128, 128},
                                                    {256, 64}, {256, 128}, {128, 32}};
 const std::vector<GemmTile> kSm90ConvTilesTf32 = {{64, 32}, {128, 128}, {128, 192}};
+// DRAM moves whole 32-byte sectors: a strided filter that skips input pixels (a 1x1 stride-2
+// shortcut) reads only the pixels its taps touch once a pixel's channels fill a sector; narrower
+// pixels share sectors with the skipped ones (hardware fact).
+constexpr double kDramSectorBytes = 32;
 // The sm90 kernels run on compute capability 9 and later (their sm90_ prefix; library fact).
 constexpr int kSm90CcMajor = 9;
 
@@ -122,7 +126,12 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& 
   } else {
     g.k = channels * double(c.r) * double(c.s);
     g.cluster_multicast = false;
-    g.a_unique_bytes = n * double(c.h) * double(c.w) * channels * e;
+    // Input rows (and columns) the taps touch: a filter narrower than its stride skips the rest.
+    const double rows_read = c.r < c.stride ? std::min(double(c.h), p * double(c.r)) : double(c.h);
+    const double cols_read = c.s < c.stride && channels * e >= kDramSectorBytes
+                                 ? std::min(double(c.w), q * double(c.s))
+                                 : double(c.w);
+    g.a_unique_bytes = n * rows_read * cols_read * channels * e;
     // The fused Winograd kernel gathers no im2col operand (it transforms whole input tiles), so the
     // FMA path's address-generation share does not apply to it.
     const bool simt_gather = !choice.tensor && choice.algorithm != ConvAlgorithm::winograd;
