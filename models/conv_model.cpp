@@ -145,6 +145,7 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& 
       // it multicast; the 128x64 kernel of conv2d-1133 (H100) 1.53x and 1.27x. Adopted on the dev split
       // (conv2d 13.4 -> 12.6% on the calibrated H100).
       g.cluster_multicast_b = true;
+      g.segment_k = true;
     }
     // The K loop steps through taps; each step is a full K tile (tensor cores) or channel vector
     // (FMA) wide even when a tap has fewer channels.

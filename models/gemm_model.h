@@ -37,6 +37,10 @@ struct GemmShape {
   // Hopper tiles with another tile beside them along M run as 2-CTA clusters along M that multicast
   // the B tile (the filter of an implicit-GEMM convolution) to both CTAs: each reads half of it.
   bool cluster_multicast_b = false;
+  // cuDNN's sm90 convolution kernels' segment-K mode ("execute_segment_k_on"): a grid of more than
+  // one wave and under two, over a long K, runs as one persistent CTA per SM, each taking an equal
+  // share of all tiles' K iterations (no wave quantization, partial tiles fixed up in the kernel).
+  bool segment_k = false;
   // A library with its own kernels (cuDNN's implicit-GEMM convolutions) ships its own tile shapes:
   // when set, these replace cuBLAS's tile tables.
   std::vector<GemmTile> tiles;
