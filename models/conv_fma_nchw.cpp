@@ -33,6 +33,8 @@ constexpr int kNchwRegisters = 128;
 // shared-memory tile, the store; assumption).
 constexpr double kTransposeInstructionsPerElement = 8;
 constexpr double kNchwFp32Bytes = 4;
+// An FMA is two floating-point operations (definition).
+constexpr double kFlopsPerFma = 2;
 }  // namespace
 
 FmaNchwTile fma_nchw_tile(const wl::Conv2dOp& op, const device::Device& gpu) {
@@ -65,8 +67,11 @@ PlanOption fma_nchw_conv_plan(const wl::Conv2dOp& op, const device::Device& gpu)
   // Whole tiles and whole K steps are computed, masked or not.
   const double fmas = tile.m * tile.n * k_steps * kNchwKStep;
   k.pipe_flops = 2 * fmas;
-  // With blocks enough to give every scheduler a warp, the SM issues FMAs at its rate times their share.
-  k.pipe_efficiency = kFmaIssueShare;
+  // With blocks enough to give every scheduler a warp, the SM issues FMAs at its rate times their
+  // share: a share of the raw issue rate (one FMA per lane per clock, as the fixed cycles below count
+  // it), not of the description's FP32 rate, which carries cuBLAS SGEMM's efficiency already.
+  const double raw_fma_flops_per_us = kFlopsPerFma * gpu.simt_lanes() * gpu.clock_mhz();
+  k.pipe_efficiency = kFmaIssueShare * raw_fma_flops_per_us / gpu.pipe_rate(Pipe::fp32, DataType::fp32);
   // One block alone on an SM (its two or four warps, at most one per scheduler): each K step's FMAs at
   // one instruction per clock per warp, plus the step's exposed latency.
   const double fma_cycles_per_step = tile.m * tile.n * kNchwKStep / tile.threads / kFmaIssueShare;

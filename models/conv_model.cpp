@@ -40,6 +40,20 @@ constexpr double kPadReadEfficiency = 0.55;
 // (cudaMemsetAsync's kernel; library fact).
 constexpr double kMemsetVectorBytes = 16;
 constexpr double kMemsetInstructionsPerElement = 1;
+// cuDNN's Hopper implicit-GEMM convolution kernels ship their own tile shapes, not cuBLAS's:
+// sm90_xmma_fprop_implicit_gemm_<types>_nhwckrsc_nhwc_tilesize<M>x<N>x<K>_... in the H100 and H200
+// profiles of the dev and calibration splits (validation/<gpu>/kernels.json). 16-bit: 64x64, 64x128,
+// 128x64, 128x128, 256x64 and 256x128 (bf16 and fp16), 128x32 (fp16 at 33 output channels,
+// conv2d-1139); tf32: 64x32, 128x128 and 128x192. Library facts.
+const std::vector<GemmTile> kSm90ConvTiles16Bit = {{64, 64},  {64, 128},  {128, 64}, {128, 128},
+                                                   {256, 64}, {256, 128}, {128, 32}};
+const std::vector<GemmTile> kSm90ConvTilesTf32 = {{64, 32}, {128, 128}, {128, 192}};
+// DRAM moves whole 32-byte sectors: a strided filter that skips input pixels (a 1x1 stride-2
+// shortcut) reads only the pixels its taps touch once a pixel's channels fill a sector; narrower
+// pixels share sectors with the skipped ones (hardware fact).
+constexpr double kDramSectorBytes = 32;
+// The sm90 kernels run on compute capability 9 and later (their sm90_ prefix; library fact).
+constexpr int kSm90CcMajor = 9;
 
 // cuDNN's channel padding around a tensor-core convolution: zero a padded copy of the input (input
 // channels unaligned) and of the filter (input or output channels unaligned), then copy each pixel's
@@ -112,11 +126,27 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& 
   } else {
     g.k = channels * double(c.r) * double(c.s);
     g.cluster_multicast = false;
-    g.a_unique_bytes = n * double(c.h) * double(c.w) * channels * e;
+    // Input rows (and columns) the taps touch: a filter narrower than its stride skips the rest.
+    const double rows_read = c.r < c.stride ? std::min(double(c.h), p * double(c.r)) : double(c.h);
+    const double cols_read = c.s < c.stride && channels * e >= kDramSectorBytes
+                                 ? std::min(double(c.w), q * double(c.s))
+                                 : double(c.w);
+    g.a_unique_bytes = n * rows_read * cols_read * channels * e;
     // The fused Winograd kernel gathers no im2col operand (it transforms whole input tiles), so the
     // FMA path's address-generation share does not apply to it.
     const bool simt_gather = !choice.tensor && choice.algorithm != ConvAlgorithm::winograd;
     g.efficiency = simt_gather ? kSimtImplicitGemmEfficiency : kImplicitGemmEfficiency;
+    if (choice.algorithm == ConvAlgorithm::implicit_precomp_gemm && gpu.cc_major() >= kSm90CcMajor) {
+      g.tiles = choice.math == DataType::tf32 ? kSm90ConvTilesTf32 : kSm90ConvTiles16Bit;
+      // The filter tile reaches both CTAs of a 2-CTA cluster along M in one multicast. The kernel
+      // names give no cluster shape; evidence from the dev split: the 256x64 kernel of conv2d-0357 (a
+      // single column of tiles, 3,025 of them, 250 us on the H100 and 222 us on the H200) would need
+      // 1.22x the calibrated L2 rate on both GPUs if every CTA loaded its own filter tile, 1.09x with
+      // it multicast; the 128x64 kernel of conv2d-1133 (H100) 1.53x and 1.27x. Adopted on the dev split
+      // (conv2d 13.4 -> 12.6% on the calibrated H100).
+      g.cluster_multicast_b = true;
+      g.segment_k = true;
+    }
     // The K loop steps through taps; each step is a full K tile (tensor cores) or channel vector
     // (FMA) wide even when a tap has fewer channels.
     const double tk = !choice.tensor ? kSimtChannelVector

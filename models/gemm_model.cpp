@@ -12,9 +12,7 @@
 namespace gpucast::models {
 namespace {
 
-struct Tile {
-  double tm, tn;
-};
+using Tile = GemmTile;
 
 // Tile shapes (tm x tn) of the tensor-core kernels libraries ship, tried in this order. Library
 // fact: the tile shapes cuBLAS and CUTLASS name in their kernels (nvjet_*_<tm>x<tn>_*,
@@ -117,6 +115,14 @@ constexpr int kTensorBlocksPerSm = 1;
 // H100 traces: 96 (so 96x128 and 128x96 tiles multicast, as cuBLAS's 96x128_64x6_2x1 of gemm-0738).
 constexpr double kClusterCtas = 2;
 constexpr double kMulticastMinTileSide = 96;
+// Segment-K (GemmShape::segment_k): cuDNN's sm90 convolution kernels run it ("execute_segment_k_on"
+// and an init_device_workspace kernel in the H100 and H200 profiles) for grids of 160 tiles (1.2
+// waves) at an executed K of 5,760 (conv2d-0354, calibration split) and 11,520 (conv2d-0355, dev),
+// not at 1,152 (conv2d-0329, 1.5 waves) or 2,880 (conv2d-0349, 1.2 waves), nor under one wave at
+// 11,520 (conv2d-0356, 0.6 waves). Library facts; the K boundary between 2,880 and 5,760 and the
+// two-wave upper end are assumptions.
+constexpr double kSegmentKMinDepth = 4096;
+constexpr double kSegmentKMaxWaves = 2;
 // Compute capability that introduced wgmma and thread-block clusters (Hopper; CUDA programming
 // guide): below it mma.sync is the library path and no cluster multicasts.
 constexpr int kHopperCcMajor = 9;
@@ -185,6 +191,48 @@ double gemm_dram_bytes(const GemmShape& g, double tm, double tn, double concurre
   return g.batch * (per_batch + c);
 }
 
+namespace {
+// One persistent CTA per SM walks an equal share (tiles / SMs) of all tiles' K iterations of depth
+// `k_exec`; a tile split between two CTAs leaves one fp32 partial tile per SM, written and read
+// back in the kernel. A workspace memset runs first.
+PlanOption segment_k_option(const GemmShape& g, const Tile& t, double k_exec, double tiles, Pipe pipe,
+                            const device::Device& gpu) {
+  const double e_in = bytes_per_element(g.in);
+  const double sms = gpu.sms();
+  const double share = tiles / sms;
+  const double stage_bytes = (t.tm + t.tn) * gemm_k_step(g.in) * e_in;
+  const double out_tile_bytes = t.tm * t.tn * bytes_per_element(g.out);
+  const bool multicast_b = g.cluster_multicast_b && ceil_div(g.m, t.tm) >= kClusterCtas;
+  KernelPlan k;
+  k.name = "gemm " + std::to_string(int(t.tm)) + "x" + std::to_string(int(t.tn)) + " segment-k";
+  k.blocks = sms;
+  k.threads = t.tm * t.tn >= kLargeTileArea ? kLargeTileThreads : kTileThreads;
+  k.registers = kTensorRegisters;
+  k.shared_bytes =
+      std::min(std::floor(kSharedBudgetFraction * gpu.shared_bytes_per_sm() / stage_bytes), kMaxStages) *
+      stage_bytes;
+  k.max_blocks_per_sm = kTensorBlocksPerSm;
+  k.pipe = pipe;
+  k.dtype = g.in;
+  k.pipe_flops = 2 * t.tm * t.tn * k_exec * share;
+  k.pipe_efficiency = g.efficiency * std::min(1.0, std::min(t.tm, t.tn) / gpu.tensor_tile_rows());
+  k.l2_bytes =
+      ((t.tm + (multicast_b ? 1.0 / kClusterCtas : 1.0) * t.tn) * k_exec * e_in + out_tile_bytes) * share;
+  const double partials = 2 * sms * t.tm * t.tn * kPartialBytes;
+  k.dram_bytes = (gemm_dram_bytes(g, t.tm, t.tn, sms, gpu.l2_reuse_bytes()) + partials) / sms;
+  k.dram_read_efficiency = kTileReadEfficiency;
+  k.dram_rounds = kTileDramRounds;
+  k.fixed_cycles =
+      std::ceil(share) * (kTileFixedCycles + kEpilogueExposedShare * out_tile_bytes / kEpilogueBytesPerCycle);
+  k.startup_cycles = kStartupCycles;
+  PlanOption option;
+  option.name = k.name;
+  option.kernels.push_back(memset_kernel(gpu));
+  option.kernels.push_back(k);
+  return option;
+}
+}  // namespace
+
 std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& gpu) {
   const bool tensor = pipe_for(g.in, gpu) == Pipe::tensor;
   const bool warp_mma = tensor && g.warp_mma;
@@ -196,7 +244,8 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
   const double smem_budget = kSharedBudgetFraction * gpu.shared_bytes_per_sm();
   const double l2_reuse_bytes = gpu.l2_reuse_bytes();
   const int sms = gpu.sms();
-  const TileList tiles = !tensor                  ? tile_list(kSimtTiles)
+  const TileList tiles = !g.tiles.empty()         ? TileList{g.tiles.data(), g.tiles.data() + g.tiles.size()}
+                         : !tensor                ? tile_list(kSimtTiles)
                          : g.in == DataType::tf32 ? tile_list(kTf32Tiles)
                          : g.unaligned_fallback   ? tile_list(kUnaligned16BitTiles)
                                                   : tile_list(kTensorTiles);
@@ -263,7 +312,11 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
                                      gpu.cc_major() >= kHopperCcMajor
                                  ? 1.0 / kClusterCtas
                                  : 1.0;
-      k.l2_bytes = (a_share * t.tm + t.tn) * k_exec * e_in + out_tile_bytes;
+      const double b_share = tensor && !warp_mma && g.cluster_multicast_b &&
+                                     ceil_div(g.m, t.tm) >= kClusterCtas && gpu.cc_major() >= kHopperCcMajor
+                                 ? 1.0 / kClusterCtas
+                                 : 1.0;
+      k.l2_bytes = (a_share * t.tm + b_share * t.tn) * k_exec * e_in + out_tile_bytes;
       const double concurrent = std::min(blocks, double(sms));
       double dram = gemm_dram_bytes(g, t.tm, t.tn, concurrent / split, l2_reuse_bytes);
       if (split > 1)
@@ -288,6 +341,9 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
       }
       options.push_back(std::move(option));
     }
+    if (g.segment_k && tensor && !warp_mma && tiles_mn > sms && tiles_mn < kSegmentKMaxWaves * sms &&
+        g.k * g.k_padding_factor >= kSegmentKMinDepth)
+      options.push_back(segment_k_option(g, t, k_steps_total * tk, tiles_mn, pipe, gpu));
   }
   // Matrix-vector shapes: libraries switch to a GEMV kernel that streams the matrix once.
   if (!tensor && std::min(g.m, g.n) <= kGemvMaxRows) {

@@ -8,6 +8,11 @@
 
 namespace gpucast::models {
 
+// One output tile shape a library kernel ships (rows x columns of C).
+struct GemmTile {
+  double tm = 0, tn = 0;
+};
+
 struct GemmShape {
   double m = 0, n = 0, k = 0, batch = 1;
   DataType in = DataType::bf16;
@@ -29,6 +34,16 @@ struct GemmShape {
   // nvjet kernels name their cluster shape). cuDNN's implicit-GEMM convolution kernels name none
   // (sm90_xmma_fprop_implicit_gemm_..._warpgroupsize1x1x1_g1_...): every CTA loads its own A tile.
   bool cluster_multicast = true;
+  // Hopper tiles with another tile beside them along M run as 2-CTA clusters along M that multicast
+  // the B tile (the filter of an implicit-GEMM convolution) to both CTAs: each reads half of it.
+  bool cluster_multicast_b = false;
+  // cuDNN's sm90 convolution kernels' segment-K mode ("execute_segment_k_on"): a grid of more than
+  // one wave and under two, over a long K, runs as one persistent CTA per SM, each taking an equal
+  // share of all tiles' K iterations (no wave quantization, partial tiles fixed up in the kernel).
+  bool segment_k = false;
+  // A library with its own kernels (cuDNN's implicit-GEMM convolutions) ships its own tile shapes:
+  // when set, these replace cuBLAS's tile tables.
+  std::vector<GemmTile> tiles;
 };
 
 // Bytes a tiled GEMM moves through DRAM when `concurrent` tiles of tm x tn run at once and share

@@ -51,3 +51,17 @@ SCENARIO(
   // 32x32 tile, 64 threads: 16 outputs x 8 FMAs per thread per step; 512 x 9 / 8 = 576 steps.
   CHECK(k1.fixed_cycles > 576 * 128);
 }
+
+SCENARIO(
+    "the NCHW kernel's FMA share is of the raw issue rate: the description's FP32 efficiency does not lower "
+    "it") {
+  // The builder's FP32 efficiency (its Hopper default) against one of 0.5.
+  const device::Device full(test::gpu_builder{}.build());
+  const device::Device half(test::gpu_builder{}.set("efficiency.fp32", "0.5").build());
+  const auto op = conv(32, 1024, 14, 256, 1);
+  const auto k_full = models::plan_op(op, full).front().kernels[1];
+  const auto k_half = models::plan_op(op, half).front().kernels[1];
+  CHECK(k_full.pipe_flops / (full.pipe_rate(models::Pipe::fp32, DataType::fp32) * k_full.pipe_efficiency) ==
+        Approx(k_half.pipe_flops /
+               (half.pipe_rate(models::Pipe::fp32, DataType::fp32) * k_half.pipe_efficiency)));
+}

@@ -1,0 +1,71 @@
+// cuDNN's Hopper implicit-GEMM convolution kernels (models/conv_model.cpp): their own tile shapes
+// (sm90_xmma_fprop_implicit_gemm_..._tilesize<M>x<N>x<K>_..., not cuBLAS's), and the filter (B) tile
+// multicast to both CTAs of a 2-CTA cluster along M, which needs a second tile along M.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "models/gemm_model.h"
+#include "models/op_model.h"
+#include "support/gpu_builder.h"
+
+using namespace gpucast;
+
+namespace {
+wl::Conv2dOp conv(wl::Count n, wl::Count hw, DataType dtype) {
+  wl::Conv2dOp op;
+  op.n = n;
+  op.c = 128;
+  op.h = op.w = hw;
+  op.k = 64;
+  op.r = op.s = 3;
+  op.pad = 1;
+  op.dtype = dtype;
+  return op;
+}
+
+bool offers(const std::vector<models::PlanOption>& options, const std::string& tile) {
+  for (const auto& o : options)
+    if (o.name.find(": gemm " + tile) != std::string::npos) return true;
+  return false;
+}
+
+double l2_bytes_of(const std::vector<models::PlanOption>& options, const std::string& tile) {
+  for (const auto& o : options)
+    if (o.name.size() >= tile.size() && o.name.compare(o.name.size() - tile.size(), tile.size(), tile) == 0)
+      return o.kernels.back().l2_bytes;
+  FAIL("no option ending in " << tile);
+  return 0;
+}
+}  // namespace
+
+SCENARIO("a Hopper bf16 convolution tries cuDNN's tiles only: 256x64 yes, cuBLAS's 320x128 and 192x128 no") {
+  const device::Device gpu(test::gpu_builder{}.build());  // Hopper
+  const auto options = models::plan_op(conv(32, 56, DataType::bf16), gpu);
+  CHECK(offers(options, "256x64"));
+  CHECK(offers(options, "128x128"));
+  CHECK_FALSE(offers(options, "320x128"));
+  CHECK_FALSE(offers(options, "192x128"));
+}
+
+SCENARIO("a Hopper tf32 convolution tries 64x32 and 128x192, not 64x64") {
+  const device::Device gpu(test::gpu_builder{}.tensor_tflops("tf32", 400).build());
+  auto op = conv(32, 56, DataType::tf32);
+  op.k = 320;  // wide enough for a 192-column tile
+  const auto options = models::plan_op(op, gpu);
+  CHECK(offers(options, "64x32"));
+  CHECK(offers(options, "128x192"));
+  CHECK_FALSE(offers(options, "64x64"));
+}
+
+SCENARIO("two 64-row tiles along M multicast the filter tile; one tile along M reads all of it") {
+  const device::Device gpu(test::gpu_builder{}.build());
+  // 1 x 8 x 16 output pixels: M = 128, two 64-row tiles; 1 x 8 x 8: M = 64, one tile.
+  auto two = conv(1, 8, DataType::bf16);
+  two.w = 16;
+  const auto one = conv(1, 8, DataType::bf16);
+  const double k_exec = 9 * 128;  // 3x3 taps of 128 channels, two 64-element K steps each
+  const double out = 64.0 * 64 * 2;
+  CHECK(l2_bytes_of(models::plan_op(two, gpu), "gemm 64x64") == Approx((64.0 + 32) * k_exec * 2 + out));
+  CHECK(l2_bytes_of(models::plan_op(one, gpu), "gemm 64x64") == Approx((64.0 + 64) * k_exec * 2 + out));
+}
