@@ -56,13 +56,19 @@ constexpr double kEfficientBackwardEfficiency = 0.26;
 // rowsum(dO * O) is one fp32 per query row.
 constexpr double kAccumBytes = 4;
 // Lane instructions per element: rowsum(dO * O) (two loads, multiply-add, reduce share), the dQ
-// conversion, the group sum and the layout copies (assumption).
+// conversion and the group sum (assumption).
 constexpr double kDotInstructionsPerElement = 4;
 constexpr double kDqConvertInstructionsPerElement = 2;
 constexpr double kReduceHeadInstructionsPerElement = 2;
-constexpr double kCopyInstructionsPerElement = 4;
 // PyTorch's flash backward copies out and dO into the kernel's layout first (two
-// elementwise_kernel<128, 4> direct copies in every profile): 4 elements per thread, not vectorized.
+// elementwise_kernel<128, 4> direct copies in every profile): 4 elements per thread, not vectorized,
+// each element's source and destination offsets computed through the OffsetCalculator of the
+// permuted 4-d views. Instruction bound: the calibration split's flash2 cases copy 16.8M and 33.5M
+// bf16 elements in 49.5, 88.7 and 96.3 us on the H100 and 48.2, 84.3 and 94.3 us on the H200 (the same
+// on both GPUs, at 1.4 TB/s far from either's DRAM rate), 85-87 lane instructions per element at the
+// H100's clock: the elementwise model's count for PyTorch's non-vectorized offset arithmetic
+// (kUnrolledInstructions, models/elementwise_model.cpp).
+constexpr double kCopyInstructionsPerElement = 90;
 constexpr double kCopyElementsPerThread = 4;
 // Serial cycles per block: the prologue (K and V tiles, the zeroed dK and dV accumulators), the
 // first step's chain of five dependent products and the dK/dV epilogue. Dev: the small cases
