@@ -50,6 +50,15 @@ constexpr double kBackwardOverlap = 0;
 // H100); FlashAttention-2 and xFormers from the calibration split (too few dev cases large enough:
 // attention_bwd-0984, -0992 and -1011, -1019 on the H100, dev included).
 constexpr double kCudnnBackwardEfficiency = 0.87;
+// The warpgroup kernels' products run at a share of the datasheet tensor peak, not of the GPU's
+// calibrated GEMM rate: the GEMM calibration runs the tensor cores at full duty, where the power
+// limiter lowers the clock (the H200's cuBLASLt efficiency calibrates at 0.726 against the H100's
+// 0.767), while the backward's products wait on its exposed SIMT chain and run at the full clock on
+// both: dev, the cuDNN main kernels of the same cases take the same time on the H100 and the H200
+// (within 2%, head_dim 64 and 128, causal or not). The share: the dev fit above over the H100's
+// calibrated bf16 GEMM efficiency (hardware/calibrated/h100-sxm.toml, efficiency.tensor.bf16).
+constexpr double kH100CalibratedTensorEfficiency = 0.766714;
+constexpr double kCudnnBackwardPeakShare = kCudnnBackwardEfficiency * kH100CalibratedTensorEfficiency;
 constexpr double kFa2BackwardEfficiency = 0.61;
 constexpr double kEfficientBackwardEfficiency = 0.26;
 // The dQ accumulator is fp32 (FlashAttention's dq_accum, cuDNN's dQ workspace; library fact); D =
@@ -92,10 +101,8 @@ struct BackwardTiles {
 
 BackwardTiles tiles_for(wl::AttentionBackend backend, bool warpgroup, double d) {
   if (warpgroup)
-    return {kCudnnBlockQ,     kCudnnBlockKV,
-            kCudnnThreads,    kCudnnRegisters,
-            Pipe::tensor,     kCudnnBackwardEfficiency,
-            kBackwardOverlap, "cudnn sm90 flash bprop"};
+    return {kCudnnBlockQ, kCudnnBlockKV,           kCudnnThreads,    kCudnnRegisters,
+            Pipe::tensor, kCudnnBackwardPeakShare, kBackwardOverlap, "cudnn sm90 flash bprop"};
   if (backend == wl::AttentionBackend::efficient) {
     const double t = d <= kEfficientSmallHead ? kEfficientSmallTile : kEfficientLargeTile;
     return {t,
@@ -197,6 +204,9 @@ PlanOption attention_backward_plan(const wl::AttentionOp& a, wl::AttentionBacken
   // masking costs no measurable time once the causal grid's tail is charged (dev: the causal cuDNN
   // cases came out 7-16% long with the forward's 0.9 on top of the schedule, 2-8% either way without).
   k.pipe_efficiency = t.efficiency;
+  // Warpgroup kernels: a share of the datasheet peak (kCudnnBackwardPeakShare).
+  if (t.pipe == Pipe::tensor)
+    k.pipe_efficiency *= gpu.tensor_peak_per_sm(a.dtype) / gpu.pipe_rate(Pipe::tensor, a.dtype);
   k.simt_instructions = kSimtInstructionsPerScore * scores;
   k.sfu_ops = scores;
   k.overlap = t.overlap;
