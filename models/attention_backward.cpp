@@ -45,30 +45,49 @@ constexpr double kSimtInstructionsPerScore = 8;
 // them (FlashAttention-3, section 3.3: the backward overlaps less). Fit together with the rates below:
 // with the SIMT work exposed, head_dim 64 and 128 fit one pipe share per backend.
 constexpr double kBackwardOverlap = 0;
-// Share of the tensor pipe's sustained rate (the calibrated GEMM rate: Pipe::tensor, or mma.sync's)
-// the products reach: cuDNN from the dev split (attention_bwd-1004 and -1044, head_dim 64 and 128,
-// H100); FlashAttention-2 and xFormers from the calibration split (too few dev cases large enough:
+// Share of the tensor pipe's sustained rate the products reach. FlashAttention-2 and xFormers: of
+// mma.sync's calibrated rate, from the calibration split (too few dev cases large enough:
 // attention_bwd-0984, -0992 and -1011, -1019 on the H100, dev included).
-constexpr double kCudnnBackwardEfficiency = 0.87;
+// cuDNN's (and FlashAttention-3's) warpgroup kernels: of the datasheet tensor peak, not of the GPU's
+// calibrated GEMM rate: the GEMM calibration runs the tensor cores at full duty, where the power
+// limiter lowers the clock (the H200's cuBLASLt efficiency calibrates at 0.726 against the H100's
+// 0.767), while the backward's products wait on its exposed SIMT chain and run at the full clock on
+// both: dev, the cuDNN main kernels of the same cases take the same time on the H100 and the H200
+// (within 2%, head_dim 64 and 128, causal or not). Fit on the dev split's cuDNN cases, H100 and H200,
+// together with kBackwardBlockSerialSteps (shares 0.80-0.87 and 3-6 steps scanned).
+constexpr double kCudnnBackwardPeakShare = 0.83;
 constexpr double kFa2BackwardEfficiency = 0.61;
 constexpr double kEfficientBackwardEfficiency = 0.26;
 // The dQ accumulator is fp32 (FlashAttention's dq_accum, cuDNN's dQ workspace; library fact); D =
 // rowsum(dO * O) is one fp32 per query row.
 constexpr double kAccumBytes = 4;
 // Lane instructions per element: rowsum(dO * O) (two loads, multiply-add, reduce share), the dQ
-// conversion, the group sum and the layout copies (assumption).
+// conversion and the group sum (assumption).
 constexpr double kDotInstructionsPerElement = 4;
 constexpr double kDqConvertInstructionsPerElement = 2;
 constexpr double kReduceHeadInstructionsPerElement = 2;
-constexpr double kCopyInstructionsPerElement = 4;
 // PyTorch's flash backward copies out and dO into the kernel's layout first (two
-// elementwise_kernel<128, 4> direct copies in every profile): 4 elements per thread, not vectorized.
+// elementwise_kernel<128, 4> direct copies in every profile): 4 elements per thread, not vectorized,
+// each element's source and destination offsets computed through the OffsetCalculator of the
+// permuted 4-d views. Instruction bound: the calibration split's flash2 cases copy 16.8M and 33.5M
+// bf16 elements in 49.5, 88.7 and 96.3 us on the H100 and 48.2, 84.3 and 94.3 us on the H200 (the same
+// on both GPUs, at 1.4 TB/s far from either's DRAM rate), 85-87 lane instructions per element at the
+// H100's clock: the elementwise model's count for PyTorch's non-vectorized offset arithmetic
+// (kUnrolledInstructions, models/elementwise_model.cpp).
+constexpr double kCopyInstructionsPerElement = 90;
 constexpr double kCopyElementsPerThread = 4;
 // Serial cycles per block: the prologue (K and V tiles, the zeroed dK and dV accumulators), the
 // first step's chain of five dependent products and the dK/dV epilogue. Dev: the small cases
 // (b8 h12 and b4 h32 at 256 tokens, head_dim 64: two waves of blocks of four steps or fewer) take
 // about 8 us a wave on the H100; large grids hide it under their products.
 constexpr double kBackwardFixedCycles = 16000;
+// A block's prologue and epilogue do not overlap its products: it loads its K and V tiles and zeroes
+// its dK and dV accumulators before the first step, and writes dK and dV after the last, and the
+// blocks of a wave, equal in work, do both at the same time. Charged as steps' worth of time per
+// block. Dev (cuDNN, H100 and H200): per score, head_dim 128 at 4,096 tokens (64 steps a block) runs
+// 4% faster than at 2,048 (32 steps), and a causal grid (half the steps, as many blocks) 12% slower
+// than half the full one; without this term the long and causal cases came out 7-12% apart.
+constexpr double kBackwardBlockSerialSteps = 4;
 
 // Smallest tile side the halving to fit shared memory goes to (assumption).
 constexpr double kMinBlock = 16;
@@ -82,14 +101,20 @@ struct BackwardTiles {
   Pipe pipe;
   double efficiency, overlap;
   std::string family;
+  double serial_steps = 0;
 };
 
 BackwardTiles tiles_for(wl::AttentionBackend backend, bool warpgroup, double d) {
   if (warpgroup)
-    return {kCudnnBlockQ,     kCudnnBlockKV,
-            kCudnnThreads,    kCudnnRegisters,
-            Pipe::tensor,     kCudnnBackwardEfficiency,
-            kBackwardOverlap, "cudnn sm90 flash bprop"};
+    return {kCudnnBlockQ,
+            kCudnnBlockKV,
+            kCudnnThreads,
+            kCudnnRegisters,
+            Pipe::tensor,
+            kCudnnBackwardPeakShare,
+            kBackwardOverlap,
+            "cudnn sm90 flash bprop",
+            kBackwardBlockSerialSteps};
   if (backend == wl::AttentionBackend::efficient) {
     const double t = d <= kEfficientSmallHead ? kEfficientSmallTile : kEfficientLargeTile;
     return {t,
@@ -124,7 +149,7 @@ double causal_dispatch_waves(const wl::AttentionOp& a, const BackwardTiles& t, d
   head.reserve(static_cast<std::size_t>(kv_blocks));
   for (double j = 0; j < kv_blocks; ++j) {
     const double first_query = std::max(0.0, j * t.block_kv - offset);
-    head.push_back(std::max(1.0, std::ceil((sq - std::min(sq, first_query)) / t.block_q)));
+    head.push_back(std::max(1.0, std::ceil((sq - std::min(sq, first_query)) / t.block_q)) + t.serial_steps);
   }
   std::vector<double> grid;
   grid.reserve(static_cast<std::size_t>(blocks));
@@ -185,12 +210,16 @@ PlanOption attention_backward_plan(const wl::AttentionOp& a, wl::AttentionBacken
   // on the last heads' long blocks, started late.
   k.longest_block_ratio = 1;
   if (a.causal) k.dispatch_waves = causal_dispatch_waves(a, t, kv_blocks, bh, k, gpu);
-  const double scores = t.block_q * t.block_kv * steps;
+  // Each block's prologue and epilogue as steps' worth of its work (kBackwardBlockSerialSteps).
+  const double scores = t.block_q * t.block_kv * (steps + t.serial_steps);
   k.pipe_flops = kBackwardProducts * 2 * d * scores;
   // The diagonal tile is computed whole and masked: it is counted as a full step above, and its
   // masking costs no measurable time once the causal grid's tail is charged (dev: the causal cuDNN
   // cases came out 7-16% long with the forward's 0.9 on top of the schedule, 2-8% either way without).
   k.pipe_efficiency = t.efficiency;
+  // Warpgroup kernels: a share of the datasheet peak (kCudnnBackwardPeakShare).
+  if (t.pipe == Pipe::tensor)
+    k.pipe_efficiency *= gpu.tensor_peak_per_sm(a.dtype) / gpu.pipe_rate(Pipe::tensor, a.dtype);
   k.simt_instructions = kSimtInstructionsPerScore * scores;
   k.sfu_ops = scores;
   k.overlap = t.overlap;

@@ -129,6 +129,28 @@ constexpr double kCombineInstructionsPerPartial = 6;
 // Lane instructions per score of the math backend's softmax backward: two loads, the product, the
 // row sum's share, the subtract, the multiply and the store (assumption).
 constexpr double kSoftmaxBackwardInstructionsPerElement = 8;
+// The math backend's backward is the autograd engine walking the forward's graph on the host, one
+// node per recorded aten op (PyTorch's _scaled_dot_product_attention_math, attention.cpp, and
+// at::matmul's batched path, LinearAlgebra.cpp _matmul_impl; library facts): each matmul records an
+// expand and a reshape of both operands, the bmm and an _unsafe_view (six nodes, the bmm's launching
+// its two products); q's and k's scale, k's transpose and _safe_softmax one each; the causal mask's
+// add one; with half-precision inputs the three casts up and the output's cast back.
+constexpr double kMathMatmulAutogradNodes = 6;
+constexpr double kMathOtherAutogradNodes = 4;
+constexpr double kMathCausalAutogradNodes = 1;
+constexpr double kMathUpcastAutogradNodes = 4;
+// The engine's host time per node over an eager op's dispatch and launch (launch.host_eager_us):
+// 12.0 us per node (framework.autograd_node_us, its launch excluded) against 5.81 us per eager
+// torch.add (a_add_out), the host probe of the 2x H200 box (hardware/catalog/hosts/h100-box.toml).
+// Dev: the math backward of b1 h16 512 tokens d64 (12 kernels, 130 us of them) measured 607 us
+// (432 us in the first run) on the H100 and 479 us on the H200: host bound.
+constexpr double kAutogradNodeOverEagerOp = 12.0 / 5.81;
+// torch.autograd.grad's own host time per call, in eager ops (the graph task's set-up, the hand-off
+// to the engine's device thread and the caller woken at the end). Fit on the dev and calibration
+// splits: the layernorm_bwd cases with one backward node measured through autograd
+// (autograd_measured_us) against their kernels and do_bench's flush, less one node and its launches:
+// median 14 eager ops on the H100 box, 26 on the H200 box, 21 over both.
+constexpr double kAutogradCallOverEagerOp = 21;
 
 // Average number of KV steps a query block executes; causal blocks stop at the diagonal
 // (aligned to the end of the keys, as FlashAttention does when seq_q < seq_kv).
@@ -500,6 +522,16 @@ PlanOption math_attention(const wl::AttentionOp& a, const device::Device& gpu) {
       option.sub_ops.insert(option.sub_ops.begin(), q_in);
       option.sub_ops.insert(option.sub_ops.end(), {q_scale, q_scale, out, kv_out, kv_out});
     }
+  }
+  if (a.backward) {
+    // The host issues every kernel from its node (an eager op's host time each) and runs every node
+    // of the graph: do_bench's flush hides what is shorter (sim/op_predictor.cpp).
+    const double nodes = 2 * kMathMatmulAutogradNodes + kMathOtherAutogradNodes +
+                         (a.causal ? kMathCausalAutogradNodes : 0) + (upcast ? kMathUpcastAutogradNodes : 0);
+    const double launches = double(option.kernels.size() + option.sub_ops.size());
+    const double eager_us = gpu.launch().host_eager_us;
+    option.host_us = (kAutogradCallOverEagerOp + launches + nodes * kAutogradNodeOverEagerOp) * eager_us;
+    option.host_between_launches = true;
   }
   return option;
 }

@@ -74,6 +74,9 @@ struct PlanOption {
   // Ops the library runs one after another as their own kernels (an unfused composition, e.g.
   // math attention): each is predicted as that op would be, and their times add to this option's.
   std::vector<wl::Op> sub_ops;
+  // host_us is spent between the launches (an engine issuing the kernels one by one, e.g. autograd):
+  // each kernel waits for its share of it, so a long kernel hides the host work behind it.
+  bool host_between_launches = false;
 };
 
 }  // namespace gpucast::models

@@ -43,7 +43,17 @@ OpTiming OpPredictor::time_option(const models::PlanOption& option) const {
   }
   t.overhead_us = launch.standalone_overhead_us(kernels, reads);
   t.host_us = option.host_us;
-  t.overhead_us += launch.exposed_host_us(option.host_us);
+  if (option.host_between_launches && kernels > 0) {
+    // Kernel i is issued once the host has spent i + 1 shares of its time (the flush ahead of the
+    // first hides that much); the GPU runs each when issued and the previous one is done.
+    const double share_us = option.host_us / kernels;
+    double gpu_us = 0;
+    for (size_t i = 0; i < t.kernels.size(); ++i)
+      gpu_us = std::max(gpu_us, double(i + 1) * share_us - launch.flush_us) + t.kernels[i].exec_us;
+    t.overhead_us += gpu_us - t.exec_us;
+  } else {
+    t.overhead_us += launch.exposed_host_us(option.host_us);
+  }
   t.duration_us = t.overhead_us + t.exec_us;
   return t;
 }
