@@ -24,6 +24,7 @@ us_per_call_median; results.B_infer with eager/graph wall and event stats and sa
 calibration/host/host_profile.py and validation/host-training/evaluate.py read it as they read B1/B3.
 
 Usage (device machine): python3 calibration/runs/bench_infer_interleaved.py --out $OUT/interleaved [--seconds 150]
+       host calibration only (docs/host.md): ... --probe-only --seconds 60 --out OUT
 """
 import argparse
 import os
@@ -43,6 +44,8 @@ ap = argparse.ArgumentParser()
 ap.add_argument("--out", required=True)
 ap.add_argument("--seconds", type=float, default=150.0, help="time for the rounds (setup not included)")
 ap.add_argument("--smoke", action="store_true", help="two layers per model, a few rounds")
+ap.add_argument("--probe-only", action="store_true",
+                help="only the probe entries (a host calibration: no models, no GPU memory to speak of)")
 args = ap.parse_args()
 
 os.makedirs(args.out, exist_ok=True)
@@ -232,7 +235,7 @@ def main():
     probes = probe_entries()
     for name, (fn, n) in probes.items():  # warm every path once
         host_us(fn, max(1, n // 10))
-    forwards = prepare_forwards()
+    forwards = {} if args.probe_only else prepare_forwards()
     items = [("probe", k) for k in probes] + [(mode, k) for k in forwards for mode in ("eager", "graph")]
     samples = {it: [] for it in items}
     events = {it: [] for it in items}
