@@ -32,6 +32,14 @@ constexpr double kStridedInstructionsPerOperand = 34;
 // so it is not bound by its instructions, and its 100 MB move at 1.9 TB/s, two thirds of the copy
 // rate; one element in flight per thread over the DRAM round trip gives that rate.
 constexpr double kUnrolledElementsPerThread = 4;
+// The strided kernel and the dynamic cast handle a thread's items one after another, each item's
+// loads waiting on the chain before them (the strided kernel's offsets, a divmod per dimension; the
+// cast's switch on the source type): a kernel too small to stream still pays this chain per item.
+// Fitted (calibration measurement, not a validation set): calibration/runs/bench_graph_tiny.py on
+// the H100 (validation/h100-sxm/graph_tiny.json), a strided negation and a bf16 -> fp32 cast of
+// 2,048 and 16,384 elements replayed back to back in a CUDA graph cost 2.0 and 2.3 us per kernel,
+// 0.7 us more than the model charged without it: about 350 SM cycles per item, both kernels alike.
+constexpr double kSerialItemCycles = 350;
 // A transposed input (x.t().contiguous()): a warp's 32 loads fall a row apart, one 32-byte sector
 // each, so the L2 serves a sector request per element instead of a line per 32-128 elements.
 // Dev constant: L2 traffic per transposed element, set so that the 3M-element fp32 transpose (the
@@ -64,6 +72,7 @@ std::vector<PlanOption> ElementwiseModel::plan(const wl::Op& op, const device::D
     KernelPlan k = streaming_kernel(option.name, n, read, write,
                                     index_instructions + kInstructionsPerFlop * e.flops_per_element, gpu,
                                     kUnrolledElementsPerThread);
+    if (e.transposed_inputs == 0) k.fixed_cycles += kUnrolledElementsPerThread * kSerialItemCycles;
     if (cast) {
       // The dynamic cast loads each item through a switch on its runtime type (fetch_and_cast), so a
       // thread's items load one after another: one element of each input in flight per thread, and
