@@ -85,7 +85,7 @@ PY
       probe=$("$PY" -c "
 import json
 d = json.load(open('$PROBE'))['results']['layer'].get('$key')
-print(max(r['ms']['median'] for r in d['per_rank']) if d else float('nan'))")
+print(max(r['ms']['median'] for r in d['per_rank']) if d else \"float('nan')\")")
     fi
     skew="float('nan')"
     if [ -n "$SKEW" ]; then
@@ -93,7 +93,7 @@ print(max(r['ms']['median'] for r in d['per_rank']) if d else float('nan'))")
 import json, statistics
 r = json.load(open('$SKEW'))['results']
 d = r['graph'].get('$key') if '$key'.endswith('cudagraph') else r['layer'].get('$key')
-if d is None: print(float('nan'))
+if d is None: print(\"float('nan')\")
 elif 'per_rank_ms' in d: print(max(statistics.median(x) for x in d['per_rank_ms']))
 else: print(max(statistics.median(x['free']['ms']) for x in d['per_rank']))")
     fi
