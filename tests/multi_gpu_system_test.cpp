@@ -69,6 +69,17 @@ SCENARIO("catalog systems load with their GPU (those whose GPU the catalog has)"
   }
 }
 
+SCENARIO("the measured system profiles load as the machines they were fitted on") {
+  const hw::Catalog gpus(test::source_dir() / "hardware");
+  const hw::SystemCatalog systems(gpus);
+  const auto h200x2 = systems.load("calibrated/systems/h200x2");
+  CHECK(h200x2.total_gpus() == 2);
+  const auto h100x4 = systems.load("calibrated/systems/h100x4");
+  CHECK(h100x4.total_gpus() == 4);
+  CHECK(h100x4.nccl.minor_version == 28);
+  CHECK(h100x4.nccl.channels > 0);
+}
+
 SCENARIO("a system file extends another and --set changes system keys and GPU keys") {
   SystemFixture f;
   f.add("node", kNode);
