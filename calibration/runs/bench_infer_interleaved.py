@@ -35,10 +35,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import torch  # noqa: E402
-import torch.nn as nn  # noqa: E402
-import torch.nn.functional as F  # noqa: E402
 
-from common import GPT_VOCAB, RMSNorm, Results, build_gpt, build_llama, env_info, stats  # noqa: E402
+import host_probe  # noqa: E402
+from common import GPT_VOCAB, Results, build_gpt, build_llama, env_info, stats  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--out", required=True)
@@ -78,91 +77,22 @@ def host_us(fn, n):
 
 
 # ------------------------------------------------------------------------------------------------
-# Probe entries: the same work as bench_single.py's B1 (name -> (callable, calls per visit)).
+# Probe entries: host_probe.py's tight loops (bench_single.py's section B1), calls per visit below.
 # ------------------------------------------------------------------------------------------------
 
+VISIT_CALLS = {
+    "a_add_out": 1000, "a_add_alloc": 1000, "a_mul_scalar_inplace": 1000, "b_module_call_add_out": 1000,
+    "b_nested_module_identity_add_out": 1000, "c_fwd_nograd_chain100": 10, "c_autograd_fwd_only_grad_chain100": 10,
+    "c_autograd_fwd_bwd_chain100": 5, "d_mm16_bf16": 500, "d_nn_linear16_fp32": 500, "e_sdpa_tiny_bf16": 300,
+    "e_sdpa_tiny_bf16_causal": 300, "f_layer_norm_tiny": 500, "f_rms_norm_tiny": 500,
+    "f_rmsnorm_module_eager_tiny(6_ops)": 200, "g_foreach_add_100": 200, "g_adamw_step_foreach_100params": 10,
+    "g_adamw_step_fused_100params": 20, "h_item_idle": 200, "j_triton_launch_tiny": 500,
+}
+
+
 def probe_entries():
-    x = torch.ones(1, device=dev)
-    y = torch.ones(1, device=dev)
-    z = torch.empty(1, device=dev)
-
-    class AddMod(nn.Module):
-        def forward(self, a, b):
-            return torch.add(a, b, out=z)
-
-    class Wrapped(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.inner = AddMod()
-            self.id = nn.Identity()
-
-        def forward(self, a, b):
-            return self.id(self.inner(a, b))
-
-    m1, m2 = AddMod(), Wrapped()
-    xg = torch.ones(1, device=dev, requires_grad=True)
-    c = torch.full((1,), 1.0001, device=dev)
-
-    def chain():
-        h = xg
-        for _ in range(100):
-            h = h * c
-        return h
-
-    def chain_bwd():
-        chain().backward()
-
-    def chain_nograd():
-        with torch.no_grad():
-            chain()
-
-    a = torch.randn(16, 16, device=dev)
-    ab = a.bfloat16()
-    lin = nn.Linear(16, 16, device=dev)
-    q = torch.randn(1, 1, 16, 64, device=dev, dtype=torch.bfloat16)
-    t = torch.randn(4, 64, device=dev)
-    w = torch.ones(64, device=dev)
-    rn = RMSNorm(64).to(dev)
-    ts = [torch.zeros(4, device=dev) for _ in range(100)]
-    opts = {}
-    for kind, kw in (("foreach", {"foreach": True}), ("fused", {"fused": True})):
-        ps = [nn.Parameter(torch.randn(4, device=dev)) for _ in range(100)]
-        for p in ps:
-            p.grad = torch.randn_like(p)
-        opts[kind] = torch.optim.AdamW(ps, lr=1e-3, **kw)
-    s1 = torch.ones(1, device=dev)
-    import triton
-    import triton.language as tl
-
-    @triton.jit
-    def _k(xp, n, BLOCK: tl.constexpr):
-        off = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-        m = off < n
-        tl.store(xp + off, tl.load(xp + off, mask=m) + 1.0, mask=m)
-
-    tx = torch.zeros(16, device=dev)
-    return {
-        "a_add_out": (lambda: torch.add(x, y, out=z), 1000),
-        "a_add_alloc": (lambda: torch.add(x, y), 1000),
-        "a_mul_scalar_inplace": (lambda: z.mul_(1.0), 1000),
-        "b_module_call_add_out": (lambda: m1(x, y), 1000),
-        "b_nested_module_identity_add_out": (lambda: m2(x, y), 1000),
-        "c_fwd_nograd_chain100": (chain_nograd, 10),
-        "c_autograd_fwd_only_grad_chain100": (chain, 10),
-        "c_autograd_fwd_bwd_chain100": (chain_bwd, 5),
-        "d_mm16_bf16": (lambda: torch.mm(ab, ab), 500),
-        "d_nn_linear16_fp32": (lambda: lin(a), 500),
-        "e_sdpa_tiny_bf16": (lambda: F.scaled_dot_product_attention(q, q, q), 300),
-        "e_sdpa_tiny_bf16_causal": (lambda: F.scaled_dot_product_attention(q, q, q, is_causal=True), 300),
-        "f_layer_norm_tiny": (lambda: F.layer_norm(t, (64,), w, w), 500),
-        "f_rms_norm_tiny": (lambda: F.rms_norm(t, (64,), w), 500),
-        "f_rmsnorm_module_eager_tiny(6_ops)": (lambda: rn(t), 200),
-        "g_foreach_add_100": (lambda: torch._foreach_add_(ts, 1.0), 200),
-        "g_adamw_step_foreach_100params": (lambda: opts["foreach"].step(), 10),
-        "g_adamw_step_fused_100params": (lambda: opts["fused"].step(), 20),
-        "h_item_idle": (lambda: s1.item(), 200),
-        "j_triton_launch_tiny": (lambda: _k[(1,)](tx, 16, BLOCK=16), 500),
-    }
+    W = host_probe.workloads(dev)
+    return {name: (W[name][0], n) for name, n in VISIT_CALLS.items() if name in W}
 
 
 # ------------------------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ import torch.nn as nn  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 from common import GPT_VOCAB, Results, build_gpt, build_llama, env_info, free_cuda, stats, wall_samples  # noqa: E402
+import host_probe  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--out", required=True)
@@ -316,112 +317,61 @@ def section_B1():
     x = torch.ones(1, device=dev)
     y = torch.ones(1, device=dev)
     z = torch.empty(1, device=dev)
+    # The tight loops (host_probe.py, shared with bench_infer_interleaved.py), in the probe's order.
     try:
-        put("a_add_out", host_time(lambda: torch.add(x, y, out=z), N))
-        put("a_add_alloc", host_time(lambda: torch.add(x, y), N))
-        put("a_mul_scalar_inplace", host_time(lambda: z.mul_(1.0), N))
+        W = host_probe.workloads(dev)
     except Exception as e:
-        R.err("B1 a", e)
+        R.err("B1 workloads", e)
+        W = {}
+
+    def timed(name, **extra):
+        fn, calls = W[name]
+        r = host_time(fn, max(1, calls * N // 5000))
+        r.update(extra)
+        put(name, r)
+        return r
+
+    for group, names in (("a", ["a_add_out", "a_add_alloc", "a_mul_scalar_inplace"]),
+                         ("b", ["b_module_call_add_out", "b_nested_module_identity_add_out"])):
+        try:
+            for name in names:
+                timed(name)
+        except Exception as e:
+            R.err("B1 " + group, e)
     try:
-        class AddMod(nn.Module):
-            def forward(self, a, b):
-                return torch.add(a, b, out=z)
-
-        class Wrapped(nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.inner = AddMod()
-                self.id = nn.Identity()
-
-            def forward(self, a, b):
-                return self.id(self.inner(a, b))
-
-        m1 = AddMod()
-        m2 = Wrapped()
-        put("b_module_call_add_out", host_time(lambda: m1(x, y), N))
-        put("b_nested_module_identity_add_out", host_time(lambda: m2(x, y), N))
-    except Exception as e:
-        R.err("B1 b", e)
-    try:
-        xg = torch.ones(1, device=dev, requires_grad=True)
-        c = torch.full((1,), 1.0001, device=dev)
-        NODES = 100
-
-        def fwd():
-            h = xg
-            for _ in range(NODES):
-                h = h * c
-            return h
-
-        def fwdbwd():
-            fwd().backward()
-
-        def fwd_nograd():
-            with torch.no_grad():
-                fwd()
-
-        nn_ = max(20, N // 100)
-        r1 = host_time(fwdbwd, nn_)
-        r2 = host_time(fwd, nn_)
-        r3 = host_time(fwd_nograd, nn_)
-        put("c_autograd_fwd_bwd_chain100", dict(r1, nodes=NODES,
-                                                  us_per_node_median=r1["us_per_call_median"] / NODES))
-        put("c_autograd_fwd_only_grad_chain100", dict(r2, nodes=NODES,
-                                                        us_per_node_median=r2["us_per_call_median"] / NODES))
-        put("c_fwd_nograd_chain100", dict(r3, nodes=NODES, us_per_node_median=r3["us_per_call_median"] / NODES))
-        P["c_backward_per_node_us"] = (r1["us_per_call_median"] - r2["us_per_call_median"]) / NODES
+        nodes = host_probe.CHAIN_NODES
+        rs = {}
+        for name in ("c_autograd_fwd_bwd_chain100", "c_autograd_fwd_only_grad_chain100", "c_fwd_nograd_chain100"):
+            fn, calls = W[name]
+            r = host_time(fn, max(20, calls * N // 5000))
+            rs[name] = r
+        for name, r in rs.items():
+            put(name, dict(r, nodes=nodes, us_per_node_median=r["us_per_call_median"] / nodes))
+        P["c_backward_per_node_us"] = (rs["c_autograd_fwd_bwd_chain100"]["us_per_call_median"] -
+                                       rs["c_autograd_fwd_only_grad_chain100"]["us_per_call_median"]) / nodes
         R.put("B1_host_probe", "c_backward_per_node_us_derived", P["c_backward_per_node_us"])
-        xg.grad = None
     except Exception as e:
         R.err("B1 c", e)
+    for group, names in (("d", ["d_mm16_fp32", "d_mm16_fp32_out", "d_mm16_bf16", "d_nn_linear16_fp32"]),
+                         ("e", ["e_sdpa_tiny_bf16", "e_sdpa_tiny_bf16_causal"]),
+                         ("f", ["f_layer_norm_tiny", "f_rms_norm_tiny", "f_rmsnorm_module_eager_tiny(6_ops)"])):
+        try:
+            for name in names:
+                timed(name)
+        except Exception as e:
+            R.err("B1 " + group, e)
     try:
-        a = torch.randn(16, 16, device=dev)
-        b = torch.randn(16, 16, device=dev)
-        o = torch.empty(16, 16, device=dev)
-        ab = a.bfloat16()
-        bb = b.bfloat16()
-        put("d_mm16_fp32", host_time(lambda: torch.mm(a, b), N))
-        put("d_mm16_fp32_out", host_time(lambda: torch.mm(a, b, out=o), N))
-        put("d_mm16_bf16", host_time(lambda: torch.mm(ab, bb), N))
-        lin = nn.Linear(16, 16, device=dev)
-        put("d_nn_linear16_fp32", host_time(lambda: lin(a), N))
-    except Exception as e:
-        R.err("B1 d", e)
-    try:
-        q = torch.randn(1, 1, 16, 64, device=dev, dtype=torch.bfloat16)
-        put("e_sdpa_tiny_bf16", host_time(lambda: F.scaled_dot_product_attention(q, q, q), N))
-        put("e_sdpa_tiny_bf16_causal", host_time(lambda: F.scaled_dot_product_attention(q, q, q, is_causal=True), N))
-    except Exception as e:
-        R.err("B1 e", e)
-    try:
-        t = torch.randn(4, 64, device=dev)
-        w = torch.ones(64, device=dev)
-        put("f_layer_norm_tiny", host_time(lambda: F.layer_norm(t, (64,), w, w), N))
-        put("f_rms_norm_tiny", host_time(lambda: F.rms_norm(t, (64,), w), N))
-        from common import RMSNorm
-        rn = RMSNorm(64).to(dev)
-        put("f_rmsnorm_module_eager_tiny(6_ops)", host_time(lambda: rn(t), N))
-    except Exception as e:
-        R.err("B1 f", e)
-    try:
-        K = 100
-        ts = [torch.zeros(4, device=dev) for _ in range(K)]
-        r = host_time(lambda: torch._foreach_add_(ts, 1.0), max(200, N // 10))
-        r["tensors"] = K
+        K = host_probe.LIST_TENSORS
+        r = timed("g_foreach_add_100", tensors=K)
         r["us_per_tensor_median"] = r["us_per_call_median"] / K
-        put("g_foreach_add_100", r)
-        ts1 = [torch.zeros(4, device=dev) for _ in range(1)]
-        put("g_foreach_add_1", host_time(lambda: torch._foreach_add_(ts1, 1.0), N))
+        timed("g_foreach_add_1")
         for kind in ("foreach", "fused", "forloop"):
-            ps = [nn.Parameter(torch.randn(4, device=dev)) for _ in range(K)]
-            for p in ps:
-                p.grad = torch.randn_like(p)
-            kw = {"fused": True} if kind == "fused" else ({"foreach": True} if kind == "foreach" else {"foreach": False})
-            opt = torch.optim.AdamW(ps, lr=1e-3, **kw)
-            r = host_time(lambda: opt.step(), 20 if kind == "forloop" else 100)
+            name = "g_adamw_step_%s_100params" % kind
+            fn, calls = W[name]
+            r = host_time(fn, calls)
             r["params"] = K
             r["us_per_param_median"] = r["us_per_call_median"] / K
-            put("g_adamw_step_%s_100params" % kind, r)
+            put(name, r)
     except Exception as e:
         R.err("B1 g", e)
     try:
@@ -505,19 +455,7 @@ def section_B1():
     except Exception as e:
         R.err("B1 j", e)
     try:
-        import triton
-        import triton.language as tl
-
-        @triton.jit
-        def _k(xp, n, BLOCK: tl.constexpr):
-            off = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-            m = off < n
-            tl.store(xp + off, tl.load(xp + off, mask=m) + 1.0, mask=m)
-
-        tx = torch.zeros(16, device=dev)
-        _k[(1,)](tx, 16, BLOCK=16)
-        sync()
-        put("j_triton_launch_tiny", host_time(lambda: _k[(1,)](tx, 16, BLOCK=16), N))
+        timed("j_triton_launch_tiny")
     except Exception as e:
         R.err("B1 j triton", e)
     R.note("B1: torch.compile not measured (skipped to keep within the device budget)")
