@@ -39,6 +39,10 @@ constexpr int kMaxIndexLaunches = 1 << 20;
 constexpr int kGradInputThreads = 128;
 constexpr int kGradInputRegisters = 48;
 constexpr double kGradInputScalarUnroll = 4;
+// layer_norm_grad_input_kernel_vectorized loads vec_size = 4 elements a step whatever the dtype (so
+// 8-byte vectors for 16-bit rows), and runs only where the row length is a multiple of it
+// (layer_norm_kernel.cu: `constexpr int vec_size = 4`, bVectorSizeMultiple; library fact).
+constexpr double kGradInputVectorElements = 4;
 // Share of the L2 the resident rows' dY and X may fill before the second pass over them misses (dev,
 // both GPUs: 21.6 MB of rows in flight (65536 x 4099 fp16) misses on the H100's 50 MB and on the
 // H200's 60 MB (0.36 of it: rereads at five row-bytes per row on both), 27 MB (16384 x 5120 bf16)
@@ -83,8 +87,8 @@ PlanOption norm_backward_plan(const wl::RowOp& r, const device::Device& gpu) {
   const double row_bytes = hidden * e;
   // layer_norm_grad_input_kernel(_vectorized): one block per row reads dY and X (and gamma), reduces
   // two sums over the row, then rereads both rows (L2) and writes dX. The vectorized variant needs
-  // the row length to be a multiple of its vector; odd rows take the scalar kernel.
-  const double vec = std::fmod(hidden, kVectorBytes / e) == 0 ? kVectorBytes / e : 1;
+  // the row length to be a multiple of its 4-element vector; other rows take the scalar kernel.
+  const double vec = std::fmod(hidden, kGradInputVectorElements) == 0 ? kGradInputVectorElements : 1;
   KernelPlan k;
   k.name =
       std::string("layer_norm_grad_input_kernel") + (vec > 1 ? "_vectorized" : "") + (rms ? " (rms)" : "");
