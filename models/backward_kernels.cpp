@@ -43,6 +43,9 @@ constexpr double kGradInputScalarUnroll = 4;
 // 8-byte vectors for 16-bit rows), and runs only where the row length is a multiple of it
 // (layer_norm_kernel.cu: `constexpr int vec_size = 4`, bVectorSizeMultiple; library fact).
 constexpr double kGradInputVectorElements = 4;
+// A warp whose instructions depend on each other issues about one every other cycle (the kernel
+// timer's kWarpIssueFraction, sim/kernel_timer.cpp; assumption).
+constexpr double kDependentIssuePerCycle = 0.5;
 // Share of the L2 the resident rows' dY and X may fill before the second pass over them misses (dev,
 // both GPUs: 21.6 MB of rows in flight (65536 x 4099 fp16) misses on the H100's 50 MB and on the
 // H200's 60 MB (0.36 of it: rereads at five row-bytes per row on both), 27 MB (16384 x 5120 bf16)
@@ -115,6 +118,11 @@ PlanOption norm_backward_plan(const wl::RowOp& r, const device::Device& gpu) {
   // A vector of dY and of X per thread; the scalar kernel keeps its four unrolled loads in flight.
   k.bytes_in_flight = k.threads * 2 * vec * e * (vec > 1 ? 1 : kGradInputScalarUnroll);
   k.fixed_cycles = 2 * block_reduce_cycles(k.threads, gpu);
+  // Each step's arithmetic runs between its loads and the next step's loads (a warp issues in
+  // order), so a thread's own instructions lie on the block's critical path beside its round trips:
+  // co-resident blocks can fill the SM's idle issue slots, not shorten one block's chain. Dev, both
+  // GPUs: one-wave rows of 4,099-16,384 columns were predicted 7-20% short.
+  k.fixed_cycles += k.simt_instructions / k.threads / kDependentIssuePerCycle;
   // GammaBetaBackwardCUDAKernel: column sums of dY*xhat (and dY) over the rows. A block owns 32
   // columns and walks every row, 32 rows a step, kGammaBetaStepsInFlight steps unrolled: few columns
   // leave most SMs idle however many rows there are, and its time grows with the rows.
