@@ -39,6 +39,13 @@ constexpr int kMaxIndexLaunches = 1 << 20;
 constexpr int kGradInputThreads = 128;
 constexpr int kGradInputRegisters = 48;
 constexpr double kGradInputScalarUnroll = 4;
+// layer_norm_grad_input_kernel_vectorized loads vec_size = 4 elements a step whatever the dtype (so
+// 8-byte vectors for 16-bit rows), and runs only where the row length is a multiple of it
+// (layer_norm_kernel.cu: `constexpr int vec_size = 4`, bVectorSizeMultiple; library fact).
+constexpr double kGradInputVectorElements = 4;
+// A warp whose instructions depend on each other issues about one every other cycle (the kernel
+// timer's kWarpIssueFraction, sim/kernel_timer.cpp; assumption).
+constexpr double kDependentIssuePerCycle = 0.5;
 // Share of the L2 the resident rows' dY and X may fill before the second pass over them misses (dev,
 // both GPUs: 21.6 MB of rows in flight (65536 x 4099 fp16) misses on the H100's 50 MB and on the
 // H200's 60 MB (0.36 of it: rereads at five row-bytes per row on both), 27 MB (16384 x 5120 bf16)
@@ -83,8 +90,8 @@ PlanOption norm_backward_plan(const wl::RowOp& r, const device::Device& gpu) {
   const double row_bytes = hidden * e;
   // layer_norm_grad_input_kernel(_vectorized): one block per row reads dY and X (and gamma), reduces
   // two sums over the row, then rereads both rows (L2) and writes dX. The vectorized variant needs
-  // the row length to be a multiple of its vector; odd rows take the scalar kernel.
-  const double vec = std::fmod(hidden, kVectorBytes / e) == 0 ? kVectorBytes / e : 1;
+  // the row length to be a multiple of its 4-element vector; other rows take the scalar kernel.
+  const double vec = std::fmod(hidden, kGradInputVectorElements) == 0 ? kGradInputVectorElements : 1;
   KernelPlan k;
   k.name =
       std::string("layer_norm_grad_input_kernel") + (vec > 1 ? "_vectorized" : "") + (rms ? " (rms)" : "");
@@ -111,6 +118,11 @@ PlanOption norm_backward_plan(const wl::RowOp& r, const device::Device& gpu) {
   // A vector of dY and of X per thread; the scalar kernel keeps its four unrolled loads in flight.
   k.bytes_in_flight = k.threads * 2 * vec * e * (vec > 1 ? 1 : kGradInputScalarUnroll);
   k.fixed_cycles = 2 * block_reduce_cycles(k.threads, gpu);
+  // Each step's arithmetic runs between its loads and the next step's loads (a warp issues in
+  // order), so a thread's own instructions lie on the block's critical path beside its round trips:
+  // co-resident blocks can fill the SM's idle issue slots, not shorten one block's chain. Dev, both
+  // GPUs: one-wave rows of 4,099-16,384 columns were predicted 7-20% short.
+  k.fixed_cycles += k.simt_instructions / k.threads / kDependentIssuePerCycle;
   // GammaBetaBackwardCUDAKernel: column sums of dY*xhat (and dY) over the rows. A block owns 32
   // columns and walks every row, 32 rows a step, kGammaBetaStepsInFlight steps unrolled: few columns
   // leave most SMs idle however many rows there are, and its time grows with the rows.
@@ -130,6 +142,12 @@ PlanOption norm_backward_plan(const wl::RowOp& r, const device::Device& gpu) {
   g.dram_write_bytes = out_bytes / g.blocks;
   g.l2_bytes = g.dram_bytes;
   g.dram_rounds = kGammaBetaRoundsPerIteration * std::ceil(rows / (kGammaBetaRowsPerThread * block_dim_y));
+  // The input-gradient kernel just streamed dY and X (and wrote dX): while all three fit in the L2's
+  // reuse share, the column reduction finds dY, X and the row stats there and reads DRAM only for
+  // what it writes (its dependent rounds stay: kGammaBetaRoundsPerIteration was fit on such
+  // L2-resident reductions). Dev, both GPUs: 65536 x 64 took 155-180 us, not the 246 us of two
+  // blocks' in-flight-limited DRAM stream.
+  if (3 * rows * row_bytes + rows * kRowStatsBytes <= gpu.l2_reuse_bytes()) g.dram_bytes = g.dram_write_bytes;
   // An iteration's dY and X rows, spread over its two round trips (the stats' round carries next to
   // nothing): what each dependent round keeps in flight on average.
   g.bytes_in_flight = g.threads * 2 * e * kGammaBetaRowsPerThread / kGammaBetaRoundsPerIteration;

@@ -1,0 +1,51 @@
+// The norm backward's weight-gradient column reduction (GammaBetaBackwardCUDAKernel) runs right after
+// the input-gradient kernel streamed dY and X and wrote dX (models/backward_kernels.cpp): while those
+// three tensors and the row stats fit in the L2's reuse share, it reads them from the L2 and sends
+// DRAM only its gradients.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "device/device.h"
+#include "sim/op_predictor.h"
+#include "support/gpu_builder.h"
+
+using namespace gpucast;
+
+namespace {
+constexpr wl::Count kCols = 64;
+constexpr double kElementBytes = 2;  // bf16
+constexpr double kStatsBytes = 8;    // mean and rstd per row (fp32)
+
+sim::KernelTiming weight_gradient(const device::Device& gpu, wl::Count rows) {
+  const sim::OpPredictor p(gpu);
+  wl::RowOp r;
+  r.kind = wl::RowOpKind::layernorm;
+  r.rows = rows;
+  r.cols = kCols;
+  r.dtype = DataType::bf16;
+  r.backward = true;
+  return p.rank_options(r).front().kernels.at(1);
+}
+}  // namespace
+
+SCENARIO("the weight-gradient reduction reads DRAM only while dY, X and dX outgrow the L2's reuse share") {
+  const device::Device gpu(test::gpu_builder{}.sms(100).l2_mb(50).build());
+  const double per_row = 3 * kCols * kElementBytes + kStatsBytes;
+  const auto fitting = static_cast<wl::Count>(std::floor(gpu.l2_reuse_bytes() / per_row));
+  const double gradient_bytes = 2 * kCols * kElementBytes;  // dgamma and dbeta
+  GIVEN("as many 64-column bf16 rows as fit") {
+    const auto warm = weight_gradient(gpu, fitting);
+    THEN("it writes its two gradients and reads nothing from DRAM") {
+      CHECK(warm.name.find("GammaBetaBackwardCUDAKernel") == 0);
+      CHECK(warm.dram_bytes == Approx(gradient_bytes));
+    }
+  }
+  GIVEN("one row more") {
+    const auto cold = weight_gradient(gpu, fitting + 1);
+    THEN("it reads dY, X and the row stats from DRAM") {
+      CHECK(cold.dram_bytes ==
+            Approx(gradient_bytes + double(fitting + 1) * (2 * kCols * kElementBytes + kStatsBytes)));
+    }
+  }
+}
