@@ -80,19 +80,8 @@ def host_us(fn, n):
 # Probe entries: host_probe.py's tight loops (bench_single.py's section B1), calls per visit below.
 # ------------------------------------------------------------------------------------------------
 
-VISIT_CALLS = {
-    "a_add_out": 1000, "a_add_alloc": 1000, "a_mul_scalar_inplace": 1000, "b_module_call_add_out": 1000,
-    "b_nested_module_identity_add_out": 1000, "c_fwd_nograd_chain100": 10, "c_autograd_fwd_only_grad_chain100": 10,
-    "c_autograd_fwd_bwd_chain100": 5, "d_mm16_bf16": 500, "d_nn_linear16_fp32": 500, "e_sdpa_tiny_bf16": 300,
-    "e_sdpa_tiny_bf16_causal": 300, "f_layer_norm_tiny": 500, "f_rms_norm_tiny": 500,
-    "f_rmsnorm_module_eager_tiny(6_ops)": 200, "g_foreach_add_100": 200, "g_adamw_step_foreach_100params": 10,
-    "g_adamw_step_fused_100params": 20, "h_item_idle": 200, "j_triton_launch_tiny": 500,
-}
-
-
 def probe_entries():
-    W = host_probe.workloads(dev)
-    return {name: (W[name][0], n) for name, n in VISIT_CALLS.items() if name in W}
+    return host_probe.round_robin_entries(dev)
 
 
 # ------------------------------------------------------------------------------------------------

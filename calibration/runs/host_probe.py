@@ -115,3 +115,21 @@ def workloads(dev):
     except Exception:  # Triton missing: the entry is skipped, as the probe always did
         pass
     return W
+
+
+# Calls per visit when the entries are timed round-robin (bench_infer_interleaved.py,
+# bench_train_interleaved.py): a few milliseconds each; the speed entries and the causal SDPA call.
+ROUND_ROBIN_CALLS = {
+    "a_add_out": 1000, "a_add_alloc": 1000, "a_mul_scalar_inplace": 1000, "b_module_call_add_out": 1000,
+    "b_nested_module_identity_add_out": 1000, "c_fwd_nograd_chain100": 10, "c_autograd_fwd_only_grad_chain100": 10,
+    "c_autograd_fwd_bwd_chain100": 5, "d_mm16_bf16": 500, "d_nn_linear16_fp32": 500, "e_sdpa_tiny_bf16": 300,
+    "e_sdpa_tiny_bf16_causal": 300, "f_layer_norm_tiny": 500, "f_rms_norm_tiny": 500,
+    "f_rmsnorm_module_eager_tiny(6_ops)": 200, "g_foreach_add_100": 200, "g_adamw_step_foreach_100params": 10,
+    "g_adamw_step_fused_100params": 20, "h_item_idle": 200, "j_triton_launch_tiny": 500,
+}
+
+
+def round_robin_entries(dev):
+    """name -> (callable, calls per visit) for the round-robin scripts."""
+    W = workloads(dev)
+    return {name: (W[name][0], n) for name, n in ROUND_ROBIN_CALLS.items() if name in W}

@@ -66,6 +66,8 @@ LEASES = [
      [(R + "h100x2/interleaved/llama/results.json", "fresh"), (R + "h100x2/interleaved/gpt/results_gpt.json", "fresh")]),
     ("h100-sxm", HOSTS + "h100x2-lease1-interleaved.toml", R + "h100x2/interleaved/interleaved/results.json",
      [(R + "h100x2/interleaved/interleaved/results.json", "interleaved")]),
+    ("h100-sxm", HOSTS + "h100-lease7-interleaved.toml", R + "h100-sxm/train-interleaved/results.json",
+     [(R + "h100-sxm/train-interleaved/results.json", "interleaved")]),
     ("h200-sxm", "h200-box", R + "h200-sxm/fresh/probe/results.json",
      [(R + "h200-sxm/fresh/llama/results.json", "fresh"), (R + "h200-sxm/fresh/llama2/results.json", "fresh#2"),
       (R + "h200-sxm/fresh/gpt/results_gpt.json", "fresh")]),
