@@ -13,7 +13,6 @@ Usage (device machine): python3 calibration/runs/bench_host_components.py --out 
 Output: OUT/results.json, results.host_components: {piece: {us_per_call_median, us_per_call_samples, what}}.
 """
 import argparse
-import gc
 import os
 import random
 import sys
@@ -26,6 +25,7 @@ import torch.nn as nn  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 import common  # noqa: E402
+from host_probe import host_us  # noqa: E402
 from common import Results, env_info, stats  # noqa: E402
 
 ap = argparse.ArgumentParser()
@@ -41,21 +41,6 @@ T0 = time.time()
 
 def log(*a):
     print("[%6.1fs]" % (time.time() - T0), *a, flush=True)
-
-
-def host_us(fn, n):
-    off = getattr(fn, "without_gc", False)
-    torch.cuda.synchronize()
-    if off:
-        gc.disable()
-    t = time.perf_counter()
-    for _ in range(n):
-        fn()
-    t1 = time.perf_counter()
-    if off:
-        gc.enable()
-    torch.cuda.synchronize()
-    return (t1 - t) / n * 1e6
 
 
 def pieces():

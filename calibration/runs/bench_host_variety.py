@@ -25,6 +25,7 @@ sys.path.insert(0, HERE)
 import torch  # noqa: E402
 
 import common  # noqa: E402
+from host_probe import host_us  # noqa: E402
 from common import Results, env_info, stats  # noqa: E402
 
 ap = argparse.ArgumentParser()
@@ -124,16 +125,6 @@ def attention_alone():
         t = time.perf_counter()
         att(h, cos, sin)
         att_alone_samples.append((time.perf_counter() - t) * 1e6)
-
-
-def host_us(fn, n, calls_per_fn=1):
-    torch.cuda.synchronize()
-    t = time.perf_counter()
-    for _ in range(n):
-        fn()
-    t1 = time.perf_counter()
-    torch.cuda.synchronize()
-    return (t1 - t) / (n * calls_per_fn) * 1e6
 
 
 def main():

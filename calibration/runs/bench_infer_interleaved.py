@@ -37,6 +37,7 @@ sys.path.insert(0, HERE)
 import torch  # noqa: E402
 
 import host_probe  # noqa: E402
+from host_probe import host_us  # noqa: E402
 from common import GPT_VOCAB, Results, build_gpt, build_llama, env_info, stats  # noqa: E402
 
 ap = argparse.ArgumentParser()
@@ -63,17 +64,6 @@ def log(*a):
 
 def sync():
     torch.cuda.synchronize()
-
-
-def host_us(fn, n):
-    """Host time per call (us) of n back-to-back calls, the GPU idle before."""
-    sync()
-    t = time.perf_counter()
-    for _ in range(n):
-        fn()
-    t1 = time.perf_counter()
-    sync()
-    return (t1 - t) / n * 1e6
 
 
 # ------------------------------------------------------------------------------------------------

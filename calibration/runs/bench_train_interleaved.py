@@ -26,6 +26,7 @@ sys.path.insert(0, HERE)
 import torch  # noqa: E402
 
 import host_probe  # noqa: E402
+from host_probe import host_us  # noqa: E402
 from common import GPT_VOCAB, Results, build_gpt, build_llama, env_info, stats  # noqa: E402
 
 ap = argparse.ArgumentParser()
@@ -46,16 +47,6 @@ LLAMA_VOCAB = 32000
 
 def log(*a):
     print("[%6.1fs]" % (time.time() - T0), *a, flush=True)
-
-
-def host_us(fn, n):
-    torch.cuda.synchronize()
-    t = time.perf_counter()
-    for _ in range(n):
-        fn()
-    t1 = time.perf_counter()
-    torch.cuda.synchronize()
-    return (t1 - t) / n * 1e6
 
 
 def configs():

@@ -7,11 +7,32 @@ bench_infer_interleaved.py times them round-robin beside the forwards. calibrati
 turns the medians into a host description (SPEED_ENTRIES: the ones whose geometric mean is a host's
 speed).
 """
+import gc
+import time
+
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
 from common import RMSNorm
+
+def host_us(fn, n, calls_per_fn=1):
+    """Host time per call (us) of n back-to-back calls of fn (each making calls_per_fn calls), the GPU
+    idle before and waited for after; with Python's garbage collector off while they run when fn
+    carries `without_gc = True` (bench_host_components.py)."""
+    off = getattr(fn, "without_gc", False)
+    torch.cuda.synchronize()
+    if off:
+        gc.disable()
+    t = time.perf_counter()
+    for _ in range(n):
+        fn()
+    t1 = time.perf_counter()
+    if off:
+        gc.enable()
+    torch.cuda.synchronize()
+    return (t1 - t) / (n * calls_per_fn) * 1e6
+
 
 # Nodes of the autograd chain entries (c_*).
 CHAIN_NODES = 100
