@@ -22,7 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import torch  # noqa: E402
 
-from common import env_info, stats  # noqa: E402
+from common import capture_graph, env_info, stats  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--out", required=True)
@@ -51,17 +51,7 @@ def kinds():
 
 
 def graph_of(fn, copies):
-    s = torch.cuda.Stream()
-    s.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(s):
-        for _ in range(3):
-            fn()
-    torch.cuda.current_stream().wait_stream(s)
-    g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
-        for _ in range(copies):
-            fn()
-    return g
+    return capture_graph(fn, copies)[0]
 
 
 def replay_ms(g, n=30):

@@ -14,19 +14,16 @@ Output: OUT/results.json, results.host_components: {piece: {us_per_call_median, 
 """
 import argparse
 import os
-import random
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import torch  # noqa: E402
-import torch.nn as nn  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 import common  # noqa: E402
-from host_probe import host_us  # noqa: E402
-from common import Results, env_info, stats  # noqa: E402
+from host_probe import host_us, run_rounds  # noqa: E402
+from common import Results, elapsed_log, env_info, stats  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--out", required=True)
@@ -36,11 +33,8 @@ os.makedirs(args.out, exist_ok=True)
 R = Results(os.path.join(args.out, "results.json"), env_info({"seconds": args.seconds}))
 dev = torch.device("cuda")
 bf = torch.bfloat16
-T0 = time.time()
+log = elapsed_log()
 
-
-def log(*a):
-    print("[%6.1fs]" % (time.time() - T0), *a, flush=True)
 
 
 def pieces():
@@ -116,14 +110,12 @@ def main():
         host_us(fn, max(1, n // 5))
     items = list(P)
     samples = {k: [] for k in items}
-    rng = random.Random(14)
-    start, rounds = time.time(), 0
-    while time.time() - start < args.seconds or rounds < 3:
-        rng.shuffle(items)
-        for k in items:
-            fn, n, _ = P[k]
-            samples[k].append(host_us(fn, n))
-        rounds += 1
+
+    def visit(k):
+        fn, n, _ = P[k]
+        samples[k].append(host_us(fn, n))
+
+    rounds = run_rounds(items, visit, args.seconds)
     for k in P:
         R.put("host_components", k, {"us_per_call_median": stats(samples[k])["median"], "us_per_call_samples": samples[k],
                                      "calls_per_visit": P[k][1], "what": P[k][2], "rounds": rounds})

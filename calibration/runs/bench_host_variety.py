@@ -16,7 +16,6 @@ Output: OUT/results.json, results.host_variety: {item: {us_per_call_median, us_p
 """
 import argparse
 import os
-import random
 import sys
 import time
 
@@ -25,8 +24,8 @@ sys.path.insert(0, HERE)
 import torch  # noqa: E402
 
 import common  # noqa: E402
-from host_probe import host_us  # noqa: E402
-from common import Results, env_info, stats  # noqa: E402
+from host_probe import host_us, run_rounds  # noqa: E402
+from common import Results, elapsed_log, env_info, stats  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--out", required=True)
@@ -36,11 +35,8 @@ os.makedirs(args.out, exist_ok=True)
 R = Results(os.path.join(args.out, "results.json"), env_info({"seconds": args.seconds}))
 dev = torch.device("cuda")
 bf = torch.bfloat16
-T0 = time.time()
+log = elapsed_log()
 
-
-def log(*a):
-    print("[%6.1fs]" % (time.time() - T0), *a, flush=True)
 
 
 x = torch.rand(2048, device=dev, dtype=bf) + 0.5
@@ -140,26 +136,24 @@ def main():
         host_us(fn, 2, c)
     keys = list(items) + ["block_stamps", "attention_pair"]
     samples = {k: [] for k in keys}
-    rng = random.Random(14)
-    start, rounds = time.time(), 0
-    while time.time() - start < args.seconds or rounds < 3:
-        rng.shuffle(keys)
-        for k in keys:
-            if k == "block_stamps":
-                for _ in range(10):
-                    for p, v in zip(PIECES, block_with_stamps()):
-                        inside[p].append(v)
-                torch.cuda.synchronize()
-            elif k == "attention_pair":
-                for _ in range(10):
-                    attention_alone()
-                    attention_alone()
-                    attention_between_mlp()
-                torch.cuda.synchronize()
-            else:
-                fn, n, c, _ = items[k]
-                samples[k].append(host_us(fn, n, c))
-        rounds += 1
+
+    def visit(k):
+        if k == "block_stamps":
+            for _ in range(10):
+                for p, v in zip(PIECES, block_with_stamps()):
+                    inside[p].append(v)
+            torch.cuda.synchronize()
+        elif k == "attention_pair":
+            for _ in range(10):
+                attention_alone()
+                attention_alone()
+                attention_between_mlp()
+            torch.cuda.synchronize()
+        else:
+            fn, n, c, _ = items[k]
+            samples[k].append(host_us(fn, n, c))
+
+    rounds = run_rounds(keys, visit, args.seconds)
     for k, (fn, n, c, what) in items.items():
         R.put("host_variety", k, {"us_per_call_median": stats(samples[k])["median"], "us_per_call_samples": samples[k],
                                   "what": what, "rounds": rounds})

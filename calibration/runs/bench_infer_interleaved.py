@@ -28,7 +28,6 @@ Usage (device machine): python3 calibration/runs/bench_infer_interleaved.py --ou
 """
 import argparse
 import os
-import random
 import sys
 import time
 
@@ -37,8 +36,9 @@ sys.path.insert(0, HERE)
 import torch  # noqa: E402
 
 import host_probe  # noqa: E402
-from host_probe import host_us  # noqa: E402
-from common import GPT_VOCAB, Results, build_gpt, build_llama, env_info, stats  # noqa: E402
+from host_probe import host_us, run_rounds  # noqa: E402
+from common import (GPT_VOCAB, Results, build_gpt, build_llama, capture_graph, elapsed_log, env_info,  # noqa: E402
+                    stats)
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--out", required=True)
@@ -54,12 +54,9 @@ R = Results(os.path.join(args.out, "results.json"), env_info({"seconds": args.se
 R.note("one process, never profiled; every item visited once per round in a random order (seed 14); "
        "figures are medians over all rounds")
 dev = torch.device("cuda")
-T0 = time.time()
+log = elapsed_log()
 LLAMA_VOCAB = 32000
 
-
-def log(*a):
-    print("[%6.1fs]" % (time.time() - T0), *a, flush=True)
 
 
 def sync():
@@ -106,15 +103,7 @@ def prepare_forwards():
 
         for _ in range(3):
             fwd()
-        st = torch.cuda.Stream()
-        st.wait_stream(torch.cuda.current_stream())
-        with torch.cuda.stream(st):
-            for _ in range(3):
-                fwd()
-        torch.cuda.current_stream().wait_stream(st)
-        g = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(g):
-            static = fwd()
+        g, static = capture_graph(fwd)
         g.replay()
         sync()
         out[key_of(name, batch, seq)] = {"model": name, "params": nparams, "batch": batch, "seq": seq,
@@ -148,23 +137,19 @@ def main():
     items = [("probe", k) for k in probes] + [(mode, k) for k in forwards for mode in ("eager", "graph")]
     samples = {it: [] for it in items}
     events = {it: [] for it in items}
-    rng = random.Random(14)
-    start = time.time()
-    rounds = 0
-    budget = 5.0 if args.smoke else args.seconds
-    while time.time() - start < budget or rounds < 3:
-        rng.shuffle(items)
-        for it in items:
-            kind, key = it
-            if kind == "probe":
-                fn, n = probes[key]
-                samples[it].append(host_us(fn, n))
-            else:
-                w, e = timed_calls(forwards[key][kind], 3)
-                samples[it] += w
-                events[it] += e
-        rounds += 1
-        log("round", rounds, "done")
+
+    def visit(it):
+        kind, key = it
+        if kind == "probe":
+            fn, n = probes[key]
+            samples[it].append(host_us(fn, n))
+        else:
+            w, e = timed_calls(forwards[key][kind], 3)
+            samples[it] += w
+            events[it] += e
+
+    rounds = run_rounds(items, visit, 5.0 if args.smoke else args.seconds,
+                        after_round=lambda r: log("round", r, "done"))
     for key in probes:
         s = samples[("probe", key)]
         R.put("B1_host_probe", key, {"us_per_call_median": stats(s)["median"], "us_per_call_samples": s,

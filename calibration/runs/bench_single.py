@@ -23,10 +23,10 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch  # noqa: E402
-import torch.nn as nn  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
-from common import GPT_VOCAB, Results, build_gpt, build_llama, env_info, free_cuda, stats, wall_samples  # noqa: E402
+from common import (GPT_VOCAB, Results, build_gpt, build_llama, capture_graph, env_info, free_cuda,  # noqa: E402
+                    stats, train_step, wall_samples)
 import host_probe  # noqa: E402
 
 ap = argparse.ArgumentParser()
@@ -108,15 +108,7 @@ def make_train(name, batch, seq, precision="amp", fused=False, layers=None):
     y = torch.randint(0, VOCAB, (batch, seq), device=dev)
 
     def step():
-        if precision == "amp":
-            with torch.autocast("cuda", dtype=torch.bfloat16):
-                loss = model(x, y)
-        else:
-            loss = model(x, y)
-        loss.backward()
-        opt.step()
-        opt.zero_grad(set_to_none=True)
-        return loss
+        return train_step(model, opt, x, y, precision == "amp")
 
     meta = {"model": name, "params": nparams, "batch": batch, "seq": seq, "tokens_per_step": batch * seq,
             "precision": precision, "optimizer": "AdamW fused" if fused else "AdamW foreach",
@@ -331,13 +323,16 @@ def section_B1():
         put(name, r)
         return r
 
-    for group, names in (("a", ["a_add_out", "a_add_alloc", "a_mul_scalar_inplace"]),
-                         ("b", ["b_module_call_add_out", "b_nested_module_identity_add_out"])):
-        try:
-            for name in names:
-                timed(name)
-        except Exception as e:
-            R.err("B1 " + group, e)
+    def timed_groups(*groups):
+        for group, names in groups:
+            try:
+                for name in names:
+                    timed(name)
+            except Exception as e:
+                R.err("B1 " + group, e)
+
+    timed_groups(("a", ["a_add_out", "a_add_alloc", "a_mul_scalar_inplace"]),
+                 ("b", ["b_module_call_add_out", "b_nested_module_identity_add_out"]))
     try:
         nodes = host_probe.CHAIN_NODES
         rs = {}
@@ -352,14 +347,9 @@ def section_B1():
         R.put("B1_host_probe", "c_backward_per_node_us_derived", P["c_backward_per_node_us"])
     except Exception as e:
         R.err("B1 c", e)
-    for group, names in (("d", ["d_mm16_fp32", "d_mm16_fp32_out", "d_mm16_bf16", "d_nn_linear16_fp32"]),
-                         ("e", ["e_sdpa_tiny_bf16", "e_sdpa_tiny_bf16_causal"]),
-                         ("f", ["f_layer_norm_tiny", "f_rms_norm_tiny", "f_rmsnorm_module_eager_tiny(6_ops)"])):
-        try:
-            for name in names:
-                timed(name)
-        except Exception as e:
-            R.err("B1 " + group, e)
+    timed_groups(("d", ["d_mm16_fp32", "d_mm16_fp32_out", "d_mm16_bf16", "d_nn_linear16_fp32"]),
+                 ("e", ["e_sdpa_tiny_bf16", "e_sdpa_tiny_bf16_causal"]),
+                 ("f", ["f_layer_norm_tiny", "f_rms_norm_tiny", "f_rmsnorm_module_eager_tiny(6_ops)"]))
     try:
         K = host_probe.LIST_TENSORS
         r = timed("g_foreach_add_100", tensors=K)
@@ -575,15 +565,7 @@ def infer_model(name):
 
                 ev_e = event_samples(fwd, 3, 20)
                 wl_e = wall_samples(fwd, 0, 10)
-                st = torch.cuda.Stream()
-                st.wait_stream(torch.cuda.current_stream())
-                with torch.cuda.stream(st):
-                    for _ in range(3):
-                        fwd()
-                torch.cuda.current_stream().wait_stream(st)
-                g = torch.cuda.CUDAGraph()
-                with torch.cuda.graph(g):
-                    static_out = fwd()  # noqa: F841
+                g, static_out = capture_graph(fwd)
                 ev_g = event_samples(g.replay, 3, 20)
                 wl_g = wall_samples(g.replay, 0, 10)
                 meta = {"model": name, "params": nparams, "batch": batch, "seq": seq,

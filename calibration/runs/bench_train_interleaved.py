@@ -17,7 +17,6 @@ Usage (device machine): python3 calibration/runs/bench_train_interleaved.py --ou
 """
 import argparse
 import os
-import random
 import sys
 import time
 
@@ -26,8 +25,9 @@ sys.path.insert(0, HERE)
 import torch  # noqa: E402
 
 import host_probe  # noqa: E402
-from host_probe import host_us  # noqa: E402
-from common import GPT_VOCAB, Results, build_gpt, build_llama, env_info, stats  # noqa: E402
+from host_probe import host_us, run_rounds  # noqa: E402
+from common import (GPT_VOCAB, Results, build_gpt, build_llama, elapsed_log, env_info, stats,  # noqa: E402
+                    train_step)
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--out", required=True)
@@ -40,13 +40,10 @@ R = Results(os.path.join(args.out, "results.json"), env_info({"seconds": args.se
 R.note("one process, never profiled; every item visited once per round in a random order (seed 14); "
        "figures are medians over all rounds")
 dev = torch.device("cuda")
-T0 = time.time()
+log = elapsed_log()
 SEQ = 64 if args.smoke else 1024
 LLAMA_VOCAB = 32000
 
-
-def log(*a):
-    print("[%6.1fs]" % (time.time() - T0), *a, flush=True)
 
 
 def configs():
@@ -68,14 +65,7 @@ def configs():
                     y = torch.randint(0, vocab, (batch, SEQ), device=dev)
 
                     def step(model=model, opt=opt, x=x, y=y, amp=precision == "amp"):
-                        if amp:
-                            with torch.autocast("cuda", dtype=torch.bfloat16):
-                                loss = model(x, y)
-                        else:
-                            loss = model(x, y)
-                        loss.backward()
-                        opt.step()
-                        opt.zero_grad(set_to_none=True)
+                        train_step(model, opt, x, y, amp)
 
                     key = "%s_b%d_s%d_%s_%s" % (name, batch, SEQ, precision, "fused" if fused else "foreach")
                     out[key] = (step, {"model": name, "params": nparams, "batch": batch, "seq": SEQ,
@@ -96,23 +86,20 @@ def main():
     log("ready: %d configurations, %.1f GB allocated" % (len(steps), torch.cuda.memory_allocated() / 1e9))
     items = [("probe", k) for k in probes] + [("step", k) for k in steps]
     samples = {it: [] for it in items}
-    rng = random.Random(14)
-    start, rounds = time.time(), 0
-    budget = 10.0 if args.smoke else args.seconds
-    while time.time() - start < budget or rounds < 3:
-        rng.shuffle(items)
-        for it in items:
-            kind, key = it
-            if kind == "probe":
-                fn, n = probes[key]
-                samples[it].append(host_us(fn, n))
-            else:
-                torch.cuda.synchronize()
-                t = time.perf_counter()
-                steps[key][0]()
-                torch.cuda.synchronize()
-                samples[it].append((time.perf_counter() - t) * 1e3)
-        rounds += 1
+
+    def visit(it):
+        kind, key = it
+        if kind == "probe":
+            fn, n = probes[key]
+            samples[it].append(host_us(fn, n))
+        else:
+            torch.cuda.synchronize()
+            t = time.perf_counter()
+            steps[key][0]()
+            torch.cuda.synchronize()
+            samples[it].append((time.perf_counter() - t) * 1e3)
+
+    rounds = run_rounds(items, visit, 10.0 if args.smoke else args.seconds)
     for key in probes:
         s = samples[("probe", key)]
         R.put("B1_host_probe", key, {"us_per_call_median": stats(s)["median"], "us_per_call_samples": s,

@@ -4,7 +4,6 @@ Everything here must work on a bare device machine: torch only, no downloads.
 """
 import datetime
 import json
-import math
 import os
 import platform
 import subprocess
@@ -120,6 +119,46 @@ def stats(samples):
         return {}
     med = s[n // 2] if n % 2 else 0.5 * (s[n // 2 - 1] + s[n // 2])
     return {"median": med, "min": s[0], "max": s[-1], "mean": sum(s) / n, "n": n}
+
+
+def capture_graph(fn, copies=1, warmup=3):
+    """A CUDA graph of `copies` calls of fn, captured the way PyTorch asks (warm-up calls on a side
+    stream first); returns (graph, the last captured call's output, kept alive for the replays)."""
+    st = torch.cuda.Stream()
+    st.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(st):
+        for _ in range(warmup):
+            fn()
+    torch.cuda.current_stream().wait_stream(st)
+    g = torch.cuda.CUDAGraph()
+    out = None
+    with torch.cuda.graph(g):
+        for _ in range(copies):
+            out = fn()
+    return g, out
+
+
+def train_step(model, opt, x, y, amp):
+    """One eager training step as the bench scripts run it: the loss (under bf16 autocast with amp),
+    backward, the optimizer step, zero_grad(set_to_none=True)."""
+    if amp:
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            loss = model(x, y)
+    else:
+        loss = model(x, y)
+    loss.backward()
+    opt.step()
+    opt.zero_grad(set_to_none=True)
+    return loss
+
+
+def elapsed_log():
+    """print() with the seconds since this call in front, flushed (the bench scripts' log)."""
+    t0 = time.time()
+
+    def log(*a):
+        print("[%6.1fs]" % (time.time() - t0), *a, flush=True)
+    return log
 
 
 def wall_samples(fn, warmup, iters):

@@ -8,6 +8,7 @@ turns the medians into a host description (SPEED_ENTRIES: the ones whose geometr
 speed).
 """
 import gc
+import random
 import time
 
 import torch
@@ -32,6 +33,22 @@ def host_us(fn, n, calls_per_fn=1):
         gc.enable()
     torch.cuda.synchronize()
     return (t1 - t) / (n * calls_per_fn) * 1e6
+
+
+def run_rounds(items, visit, seconds, min_rounds=3, seed=14, after_round=None):
+    """Round-robin timing: visits every item once per round, in a fresh random order (a fixed seed),
+    until `seconds` have passed and at least `min_rounds` rounds ran; returns the rounds run."""
+    order = list(items)
+    rng = random.Random(seed)
+    start, rounds = time.time(), 0
+    while time.time() - start < seconds or rounds < min_rounds:
+        rng.shuffle(order)
+        for item in order:
+            visit(item)
+        rounds += 1
+        if after_round:
+            after_round(rounds)
+    return rounds
 
 
 # Nodes of the autograd chain entries (c_*).
