@@ -12,7 +12,12 @@ says how fast this machine's host runs them, FRAMEWORK_FACTOR how much more real
 per call than the probe's tight loops (one figure for every machine, fitted on the dev split).
 
 Usage: python3 calibration/host/host_profile.py validation/runs/<gpu>/results.json [--sets] [--speed]
+       python3 calibration/host/host_profile.py RESULTS --write-host OUT.toml --extends h100-box \
+           --name "H100 SXM box, ninth lease" [--comment "where the probe ran"]
+--write-host writes a host description that extends a catalog box with this probe's speed
+(framework.model_factor = FRAMEWORK_FACTOR x speed), its source naming the probe file.
 """
+import argparse
 import json
 import math
 import os
@@ -81,12 +86,53 @@ def speed(probe, reference=None):
     return math.exp(sum(logs) / len(logs))
 
 
-if __name__ == "__main__":
-    probe = load_probe(sys.argv[1])
-    if "--speed" in sys.argv:
+def host_toml(probe_path, extends, name, comment=""):
+    """A host description extending the catalog box `extends` with the probe's speed."""
+    sp = speed(load_probe(probe_path))
+    factor = FRAMEWORK_FACTOR * sp
+    rel = os.path.relpath(os.path.abspath(probe_path), ROOT)
+    lines = ["# " + c for c in comment.splitlines()] if comment else []
+    lines += ["# Written by calibration/host/host_profile.py --write-host: the catalog's %s with the speed of" % extends,
+              "# the probe in %s." % rel,
+              'extends = "%s"' % extends, 'name = "%s"' % name.replace('"', "'"), "",
+              "[framework]", "model_factor = %.3f   # framework factor x speed, written below" % factor, "",
+              "[sources]",
+              '"framework.model_factor" = "fit x measurement: the framework factor %.1f (fitted on the dev split, see '
+              'hardware/catalog/hosts/h100-box.toml) x the probe speed %.3f (calibration/host/host_profile.py --speed %s)"'
+              % (FRAMEWORK_FACTOR, sp, rel)]
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("results", help="a results.json holding results.B1_host_probe (or the probe itself)")
+    ap.add_argument("--sets", action="store_true", help="print --set arguments instead of key = value")
+    ap.add_argument("--speed", action="store_true", help="print the probe's speed against the reference")
+    ap.add_argument("--write-host", metavar="OUT.toml", help="write a host description with this probe's speed")
+    ap.add_argument("--extends", default="h100-box", help="catalog host the written description extends")
+    ap.add_argument("--name", default=None, help="the written description's name")
+    ap.add_argument("--comment", default="", help="comment lines at the top of the written description")
+    a = ap.parse_args()
+    try:
+        probe = load_probe(a.results)
+    except (OSError, KeyError, ValueError) as e:
+        sys.exit("host_profile.py: %s: %s" % (a.results, e))
+    if a.write_host:
+        text = host_toml(a.results, a.extends, a.name or "%s, probe %s" % (a.extends, a.results), a.comment)
+        tmp = a.write_host + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, a.write_host)  # nothing half-written
+        print("wrote %s (speed %.3f)" % (a.write_host, speed(probe)))
+        return
+    if a.speed:
         sp = speed(probe)
         print("speed = %.3f  (framework.model_factor = %.2f x %.3f = %.2f)" % (sp, FRAMEWORK_FACTOR, sp,
                                                                              FRAMEWORK_FACTOR * sp))
-        sys.exit(0)
+        return
     for k, v in derive(probe).items():
-        print(("--set host.%s=%.3f" if "--sets" in sys.argv else "%s = %.3f") % (k, v))
+        print(("--set host.%s=%.3f" if a.sets else "%s = %.3f") % (k, v))
+
+
+if __name__ == "__main__":
+    main()

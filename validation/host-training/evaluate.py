@@ -74,6 +74,15 @@ LEASES = [
      [(R + "h100-sxm/interleaved4/llama/results.json", "fresh"), (R + "h100-sxm/interleaved4/gpt/results_gpt.json", "fresh")]),
     ("h100-sxm", HOSTS + "h100-lease8-interleaved.toml", R + "h100-sxm/interleaved4/interleaved/results.json",
      [(R + "h100-sxm/interleaved4/interleaved/results.json", "interleaved")]),
+    # The ninth H100 lease (2026-11-26, third stop; asked as nvidia-h200, served by an H100): the earlier
+    # method and the round-robin forwards (fresh_interleaved_set.sh), then the training steps round-robin.
+    # Host descriptions written by calibration/host/host_profile.py --write-host.
+    ("h100-sxm", HOSTS + "h100-lease9.toml", R + "h100-sxm/interleaved5/probe/results.json",
+     [(R + "h100-sxm/interleaved5/llama/results.json", "fresh"), (R + "h100-sxm/interleaved5/gpt/results_gpt.json", "fresh")]),
+    ("h100-sxm", HOSTS + "h100-lease9-interleaved.toml", R + "h100-sxm/interleaved5/interleaved/results.json",
+     [(R + "h100-sxm/interleaved5/interleaved/results.json", "interleaved")]),
+    ("h100-sxm", HOSTS + "h100-lease9-train.toml", R + "h100-sxm/train-interleaved3/results.json",
+     [(R + "h100-sxm/train-interleaved3/results.json", "interleaved#3")]),
     ("h200-sxm", "h200-box", R + "h200-sxm/fresh/probe/results.json",
      [(R + "h200-sxm/fresh/llama/results.json", "fresh"), (R + "h200-sxm/fresh/llama2/results.json", "fresh#2"),
       (R + "h200-sxm/fresh/gpt/results_gpt.json", "fresh")]),
