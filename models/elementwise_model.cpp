@@ -48,6 +48,16 @@ constexpr double kSerialItemCycles = 350;
 constexpr double kTransposedL2BytesPerElement = 52;
 }  // namespace
 
+KernelPlan strided_map_kernel(const std::string& name, double elements, double operands, double read_bytes,
+                              double write_bytes, double extra_instructions_per_element, const device::Device& gpu,
+                              double elements_per_thread) {
+  KernelPlan k = streaming_kernel(name, elements, read_bytes, write_bytes,
+                                  kStridedInstructionsPerOperand * operands + extra_instructions_per_element, gpu,
+                                  elements_per_thread);
+  k.fixed_cycles += elements_per_thread * kSerialItemCycles;
+  return k;
+}
+
 std::vector<PlanOption> ElementwiseModel::plan(const wl::Op& op, const device::Device& gpu) const {
   const auto& e = std::get<wl::ElementwiseOp>(op);
   const double n = static_cast<double>(e.elements);
@@ -67,12 +77,13 @@ std::vector<PlanOption> ElementwiseModel::plan(const wl::Op& op, const device::D
     // A transpose (calibrated with the unrolled count, kTransposedL2BytesPerElement) and a dynamic
     // cast keep the unrolled kernel's count; a strided map's count follows its operands.
     const double operands = e.inputs + e.broadcast_inputs + e.outputs;
-    const double index_instructions =
-        cast || e.transposed_inputs > 0 ? kUnrolledInstructions : kStridedInstructionsPerOperand * operands;
-    KernelPlan k = streaming_kernel(option.name, n, read, write,
-                                    index_instructions + kInstructionsPerFlop * e.flops_per_element, gpu,
-                                    kUnrolledElementsPerThread);
-    if (e.transposed_inputs == 0) k.fixed_cycles += kUnrolledElementsPerThread * kSerialItemCycles;
+    const double math = kInstructionsPerFlop * e.flops_per_element;
+    KernelPlan k = cast || e.transposed_inputs > 0
+                       ? streaming_kernel(option.name, n, read, write, kUnrolledInstructions + math, gpu,
+                                          kUnrolledElementsPerThread)
+                       : strided_map_kernel(option.name, n, operands, read, write, math, gpu,
+                                            kUnrolledElementsPerThread);
+    if (cast && e.transposed_inputs == 0) k.fixed_cycles += kUnrolledElementsPerThread * kSerialItemCycles;
     if (cast) {
       // The dynamic cast loads each item through a switch on its runtime type (fetch_and_cast), so a
       // thread's items load one after another: one element of each input in flight per thread, and

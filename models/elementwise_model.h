@@ -5,6 +5,16 @@
 
 namespace gpucast::models {
 
+// PyTorch's strided TensorIterator kernel (CUDALoops.cuh's legacy elementwise_kernel, and the
+// generic gather's _scatter_gather_elementwise_kernel, which is built the same way): every operand's
+// offset through its OffsetCalculator per element, each operand loaded or stored on its own, a
+// thread's items one after another. `operands` counts inputs, broadcast inputs, index tensors and
+// outputs; `extra_instructions_per_element` the op's own arithmetic.
+[[nodiscard]] KernelPlan strided_map_kernel(const std::string& name, double elements, double operands,
+                                            double read_bytes, double write_bytes,
+                                            double extra_instructions_per_element, const device::Device& gpu,
+                                            double elements_per_thread);
+
 class ElementwiseModel final : public OpModel {
  public:
   [[nodiscard]] std::vector<PlanOption> plan(const wl::Op& op, const device::Device& gpu) const override;

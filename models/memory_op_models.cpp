@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "models/backward_kernels.h"
+#include "models/elementwise_model.h"
 #include "models/helper_kernels.h"
 
 namespace gpucast::models {
@@ -15,6 +16,15 @@ constexpr int kIndexSelectThreads = 128;
 constexpr double kIndexSelectBlocksPerSm = 8;
 // vectorized_gather_kernel: 128-thread blocks, one 16-byte vector per thread (Indexing.cu; library fact).
 constexpr int kGatherThreads = 128;
+// Past 16 indices index_select gathers through ScatterGatherKernel.cu, which takes the vectorized
+// kernel only when fast_gather_kernel_eligible<16> holds: a row (slice) a multiple of 16 bytes, with
+// aligned pointers and strides. Any other row width runs the generic _scatter_gather_elementwise_kernel
+// <128, 8>: a strided TensorIterator map over output, table and the expanded index, 8 items per
+// thread (library facts; the broad set's profiles show the switch: 100-wide fp16 / bf16 and 333-wide
+// rows run the generic kernel, 100-wide fp32 rows, 400 bytes, the vectorized one).
+constexpr double kGatherRowAlignmentBytes = 16;
+constexpr double kGenericGatherOperands = 3;
+constexpr double kGenericGatherItemsPerThread = 8;
 // Embedding lookups: registers per thread, lane instructions per element and fixed cycles per block
 // (index load, address math, the store's completion; assumption).
 constexpr int kEmbeddingRegisters = 32;
@@ -37,18 +47,33 @@ std::vector<PlanOption> EmbeddingModel::plan(const wl::Op& op, const device::Dev
   const double dim = double(m.dim);
   const double rows_bytes = tokens * dim * e;
   KernelPlan k;
+  // A row of a table larger than the L2 sits on a page whose translation the kernel does not find in
+  // its TLB (the rows are scattered, other traffic or an L2 flush came between): its load first walks
+  // the page table, the walk the flush probe measures as first_touch_us.
+  const double table_bytes = double(m.vocab) * dim * e;
+  const double walk_rounds =
+      gpu.fits_in_l2(table_bytes) || gpu.latency().dram <= 0 ? 0 : gpu.launch().first_touch_us / gpu.latency().dram;
   if (tokens <= kSmallIndexMaxIndices) {
     k.name = "indexSelectSmallIndex";
     k.threads = kIndexSelectThreads;
     k.blocks = std::min(std::ceil(dim / kIndexSelectThreads), kIndexSelectBlocksPerSm * gpu.sms());
-    k.dram_rounds = 2 * tokens;  // each index load gates its row load
+    // A thread walks every index in turn: the indices share one line, which after its first load
+    // hits in the L1, so each row's load waits on the previous one's store, not on an index load.
+    k.dram_rounds = 1 + tokens * (1 + walk_rounds);
     k.bytes_in_flight = kIndexSelectThreads * e;
+  } else if (std::fmod(dim * e, kGatherRowAlignmentBytes) != 0) {
+    // Each element's offset through the OffsetCalculator of three operands; the table's rows are
+    // read element by element, the output written once.
+    KernelPlan g = strided_map_kernel("_scatter_gather_elementwise_kernel (generic gather)", tokens * dim,
+                                      kGenericGatherOperands, rows_bytes + kIndexBytes * tokens, rows_bytes, 0,
+                                      gpu, kGenericGatherItemsPerThread);
+    return {PlanOption{g.name, {g}, 0}};
   } else {
     k.name = "vectorized_gather_kernel";
     k.threads = kGatherThreads;
     const double vectors = rows_bytes / kVectorBytes;
     k.blocks = std::max(1.0, std::ceil(vectors / kGatherThreads));
-    k.dram_rounds = 2;  // the index, then the row
+    k.dram_rounds = 2 + walk_rounds;  // the index, then the row
     k.bytes_in_flight = kGatherThreads * kVectorBytes;
   }
   k.registers = kEmbeddingRegisters;
