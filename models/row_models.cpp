@@ -134,6 +134,15 @@ constexpr double kSplitCombineCycles = 4000;
 // 65536 / (4 * 512) = 32 registers (library fact; the H100 traces' reduce_kernel<512, 1> sum and mean
 // launches record 32 registers per thread and 4 resident blocks per SM).
 constexpr int kReduceRegisters = 32;
+// reduce_kernel's prologue, once per kernel: before its first load a block reads the ReduceConfig and
+// the input and output OffsetCalculators from the kernel's parameters (Reduce.cuh passes the whole
+// ReduceOp by value, several hundred bytes, missing the constant cache on a cold launch) and turns its
+// block and thread indices into 64-bit offsets through them, dependent steps the vectorized pointwise
+// kernel does not take. Fit on the dev split, H100 and H200 (500-2,000 cycles scanned on the four
+// descriptions): the one-wave reductions of every strategy ran a median 0.6-1.2 us above the model on
+// the calibrated descriptions (dev and calibration cases under 12 us), where the pointwise kernels of
+// the same size land within 0.4 us of it.
+constexpr double kReducePrologueCycles = 1000;
 // Lane instructions per element of a sum: the load's share and the add, plus a conversion for
 // 16-bit inputs (fp32 accumulators; assumption).
 constexpr double kReduceInstructionsPerElement = 3;
@@ -181,6 +190,7 @@ PlanOption reduce_plan(const wl::RowOp& r, const device::Device& gpu) {
     k.fixed_cycles += iterations * kReduceIterationCycles;
   }
   if (launch.strategy == ReduceStrategy::row_across_blocks) k.fixed_cycles += kSplitCombineCycles;
+  k.startup_cycles = kReducePrologueCycles;
   // The dirty L2 lines its reads evict are written back meanwhile (models/reduce_writeback.h).
   k.dirty_evicted_bytes = evicted_dirty_bytes(in_bytes, launch.launches, gpu) / k.blocks;
   PlanOption option{k.name, {}, 0};
