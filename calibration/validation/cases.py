@@ -251,6 +251,31 @@ def all_cases(seed=20261122, families=None, broad=True):
     return out
 
 
+def case_key(case):
+    """What makes two cases the same kernel call: family, op, parameters and variant."""
+    return (case["family"], case["op"], tuple(sorted(case["params"].items())), case.get("variant"))
+
+
+def heldout_cases(seed, families=None):
+    """A held-out set for measuring after the models are built: the broad set's builders run with
+    another seed, and every case whose call the suite already has (the builders' fixed shapes) dropped,
+    so each remaining case is a shape no model was developed on. Ids are held-<family>-NNNN and every
+    case is in the test split: nothing here is for tuning."""
+    import cases_broad  # noqa: E402  (beside this file)
+    seen = {case_key(c) for c in all_cases()}
+    c = Cases()
+    rng = random.Random(seed)
+    for name, build in cases_broad.BUILDERS:
+        build(c, rng)
+    out = []
+    for case in c.items:
+        if case_key(case) in seen or (families and case["family"] not in families):
+            continue
+        case = dict(case, id="held-" + case["id"], set="test")
+        out.append(case)
+    return out
+
+
 if __name__ == "__main__":
     import collections
     cases = all_cases()

@@ -389,6 +389,9 @@ def main():
     ap.add_argument("--repeat-every", type=int, default=4,
                     help="time one case in N a second time right after the first (noise floor); 0: none")
     ap.add_argument("--budget-s", type=float, default=0, help="stop starting new cases after this many seconds")
+    ap.add_argument("--heldout-seed", type=int, default=0,
+                    help="measure a held-out set instead: the broad builders with this seed, shapes the suite "
+                         "already has dropped (cases.heldout_cases); every case in the test split")
     ap.add_argument("--direct-backward", action="store_true",
                     help="backward cases through their ATen ops, not torch.autograd.grad; attention backends "
                          "chosen by PyTorch's global SDPA flags set once per case, not sdpa_kernel per call")
@@ -397,7 +400,10 @@ def main():
     DIRECT_BACKWARD = args.direct_backward
 
     families = [f for f in args.families.split(",") if f]
-    all_cases = case_gen.all_cases(families=families or None, broad=not args.first_suite)
+    if args.heldout_seed:
+        all_cases = case_gen.heldout_cases(args.heldout_seed, families=families or None)
+    else:
+        all_cases = case_gen.all_cases(families=families or None, broad=not args.first_suite)
     if args.smoke:
         all_cases = smoke_subset(all_cases)
     if args.limit:
