@@ -7,6 +7,7 @@
 #include "models/conv_few_channel.h"
 #include "models/conv_fma_direct.h"
 #include "models/conv_fma_nchw.h"
+#include "models/conv_prologue.h"
 #include "models/gemm_model.h"
 #include "models/helper_kernels.h"
 
@@ -14,6 +15,12 @@ namespace gpucast::models {
 namespace {
 // Implicit GEMM's address generation and halo loads cost tensor issue slots a plain GEMM keeps.
 constexpr double kImplicitGemmEfficiency = 0.85;
+// cuDNN's sm90 kernels are warp-specialized: a producer warp issues the gathers and the MMA
+// warpgroups issue only wgmma, at the GEMM rate. Evidence, dev split: per K step after the kernel
+// prologue (conv_prologue.h), 128x64 tiles (conv2d-1133) run at 0.72 of the tensor peak, 128x128
+// (conv2d-0355, segment-k) at 0.73 on both GPUs, the rate the descriptions' sustained tensor rate
+// (0.77 of peak) gives with no further share.
+constexpr double kSm90ImplicitGemmEfficiency = 1.0;
 // On the FMA path the same work issues from the same dispatch slots as the FMAs themselves
 // (tap-offset lookups, bounds predicates, scalar gathers and shared-memory stores of the A tile),
 // and cuDNN's FP32 kernels use small tiles (64x64x8 to 128x64x8, 2-3 stages) that reuse each
@@ -146,6 +153,7 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& 
       // (conv2d 13.4 -> 12.6% on the calibrated H100).
       g.cluster_multicast_b = true;
       g.segment_k = true;
+      g.efficiency = kSm90ImplicitGemmEfficiency;
     }
     // The K loop steps through taps; each step is a full K tile (tensor cores) or channel vector
     // (FMA) wide even when a tap has fewer channels.
@@ -160,6 +168,11 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& 
   const std::string family = conv_algorithm_name(choice) + ": ";
   for (auto& option : options) {
     option.name = family + option.name;
+    // cuDNN's own implicit-GEMM kernels (not the cuBLAS GEMM of a 1x1 convolution) pay the
+    // prologue once; the memset and split-K reduce kernels beside them do not.
+    if (choice.tensor && choice.algorithm != ConvAlgorithm::gemm)
+      for (auto& k : option.kernels)
+        if (k.pipe != Pipe::none) k.startup_cycles += kCudnnConvPrologueCycles;
     if (choice.tensor && (channels != double(c.c) || out_channels != double(c.k)))
       add_padding_kernels(c, channels, out_channels, gpu, option);
   }
