@@ -55,6 +55,12 @@ constexpr double kMemsetInstructionsPerElement = 1;
 const std::vector<GemmTile> kSm90ConvTiles16Bit = {{64, 64},  {64, 128},  {128, 64}, {128, 128},
                                                    {256, 64}, {256, 128}, {128, 32}};
 const std::vector<GemmTile> kSm90ConvTilesTf32 = {{64, 32}, {128, 128}, {128, 192}};
+// Beside them cuDNN ships sm80 mma.sync implicit-GEMM kernels its heuristic runs on Hopper for some
+// problems: sm80_xmma_fprop_implicit_gemm_<types>_nhwckrsc_nhwc_tilesize64x32x64_stage5 (conv2d-0348,
+// M = 64 over K = 11,520; conv2d-1144), ..._tilesize64x64x64_stage4 (conv2d-1125) and
+// ..._tilesize128x32x32_stage4 (conv2d-1124), dev and calibration profiles, f16f16 and bf16bf16 only.
+// Library facts; which family runs is left to the timing, as among the sm90 tiles.
+const std::vector<GemmTile> kSm80ConvTiles16Bit = {{64, 32}, {64, 64}, {128, 32}};
 // DRAM moves whole 32-byte sectors: a strided filter that skips input pixels (a 1x1 stride-2
 // shortcut) reads only the pixels its taps touch once a pixel's channels fill a sector; narrower
 // pixels share sectors with the skipped ones (hardware fact).
@@ -133,6 +139,11 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& 
   } else {
     g.k = channels * double(c.r) * double(c.s);
     g.cluster_multicast = false;
+    // No convolution profile shows a split-K reduce kernel after a cuDNN kernel (66 tensor-core conv
+    // kernels in the dev and calibration splits, H100 and H200; cublasLt's splitKreduce follows only
+    // the cuBLAS GEMM of a 1x1 convolution, conv2d-1111): on Hopper a long K runs segment-K in the
+    // sm90 kernel or a small sm80 tile instead (library fact; older GPUs keep the split-K options).
+    g.split_k = gpu.cc_major() < kSm90CcMajor;
     // Input rows (and columns) the taps touch: a filter narrower than its stride skips the rest.
     const double rows_read = c.r < c.stride ? std::min(double(c.h), p * double(c.r)) : double(c.h);
     const double cols_read = c.s < c.stride && channels * e >= kDramSectorBytes
@@ -165,6 +176,20 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& 
     if (choice.algorithm == ConvAlgorithm::winograd) g.k_padding_factor /= kWinogradMultiplyReduction;
   }
   auto options = gemm_options(g, gpu);
+  if (choice.algorithm == ConvAlgorithm::implicit_precomp_gemm && gpu.cc_major() >= kSm90CcMajor &&
+      (choice.math == DataType::bf16 || choice.math == DataType::fp16)) {
+    // The sm80 mma.sync kernels: K steps of one 64-byte row, no clusters, no segment-K, the
+    // implicit-GEMM share of the mma.sync rate.
+    GemmShape sm80 = g;
+    sm80.warp_mma = true;
+    sm80.tiles = kSm80ConvTiles16Bit;
+    sm80.cluster_multicast_b = false;
+    sm80.segment_k = false;
+    sm80.efficiency = kImplicitGemmEfficiency;
+    const double tk = warp_mma_k_step(g.in);
+    sm80.k_padding_factor = double(c.r) * double(c.s) * std::ceil(channels / tk) * tk / g.k;
+    for (auto& option : gemm_options(sm80, gpu)) options.push_back(std::move(option));
+  }
   const std::string family = conv_algorithm_name(choice) + ": ";
   for (auto& option : options) {
     option.name = family + option.name;

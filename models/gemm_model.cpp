@@ -267,8 +267,8 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
     // (k_padding_factor), so the executed depth is k x factor, rounded to the step once.
     const double k_steps_total = ceil_div(g.k * g.k_padding_factor, tk);
     for (double split : kSplitKFactors) {
-      if (split > 1 &&
-          (k_steps_total / split < kMinKStepsPerSplit || tiles_mn * split > kMaxSplitBlocksPerSm * sms))
+      if (split > 1 && (!g.split_k || k_steps_total / split < kMinKStepsPerSplit ||
+                        tiles_mn * split > kMaxSplitBlocksPerSm * sms))
         continue;
       const double k_per_split = std::ceil(k_steps_total / split) * tk;
       const double blocks = tiles_mn * split;

@@ -41,6 +41,8 @@ struct GemmShape {
   // one wave and under two, over a long K, runs as one persistent CTA per SM, each taking an equal
   // share of all tiles' K iterations (no wave quantization, partial tiles fixed up in the kernel).
   bool segment_k = false;
+  // Split-K options with a separate reduce kernel (cuBLAS's). cuDNN's convolution kernels have none.
+  bool split_k = true;
   // A library with its own kernels (cuDNN's implicit-GEMM convolutions) ships its own tile shapes:
   // when set, these replace cuBLAS's tile tables.
   std::vector<GemmTile> tiles;
