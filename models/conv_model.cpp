@@ -68,6 +68,21 @@ constexpr double kDramSectorBytes = 32;
 // The sm90 kernels run on compute capability 9 and later (their sm90_ prefix; library fact).
 constexpr int kSm90CcMajor = 9;
 
+// Share of (output position, filter tap) pairs along one image side whose input position lies inside
+// the image rather than in its zero padding: such taps gather nothing (predicated-off loads,
+// zero-filled copies), so the A tile's L2 traffic shrinks with it (a 3x3 filter over a 7x7 map with
+// padding 1: 19 of 21 pairs per side, 0.82 of the taps in both).
+[[nodiscard]] double in_bounds_share(wl::Count size, wl::Count out, wl::Count taps, wl::Count stride,
+                                     wl::Count pad) {
+  double inside = 0;
+  for (wl::Count r = 0; r < taps; ++r)
+    for (wl::Count o = 0; o < out; ++o) {
+      const auto x = o * stride - pad + r;
+      if (x >= 0 && x < size) inside += 1;
+    }
+  return inside / (double(out) * double(taps));
+}
+
 // cuDNN's channel padding around a tensor-core convolution: zero a padded copy of the input (input
 // channels unaligned) and of the filter (input or output channels unaligned), then copy each pixel's
 // channels into it (Memset + nhwcAddPaddingKernel, twice, in the profile of a 3-channel stem
@@ -150,6 +165,12 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& 
                                  ? std::min(double(c.w), q * double(c.s))
                                  : double(c.w);
     g.a_unique_bytes = n * rows_read * cols_read * channels * e;
+    // Taps over the zero padding load nothing: the tensor-core kernels' gathers are predicated (sm80
+    // cp.async zero-fill, sm90 copies). Evidence, dev split: conv2d-1133 (7x7 maps, 3x3 filter,
+    // padding 1) needs 11 TB/s of L2 for its A tiles counted whole, above the L2's nominal 8.4 TB/s.
+    if (choice.tensor)
+      g.a_loaded_share = in_bounds_share(c.h, c.p(), c.r, c.stride, c.pad) *
+                         in_bounds_share(c.w, c.q(), c.s, c.stride, c.pad);
     // The fused Winograd kernel gathers no im2col operand (it transforms whole input tiles), so the
     // FMA path's address-generation share does not apply to it.
     const bool simt_gather = !choice.tensor && choice.algorithm != ConvAlgorithm::winograd;

@@ -23,6 +23,9 @@ struct GemmShape {
   // Extra DRAM bytes the operand A really needs beyond m*k (implicit GEMM reads activations once,
   // not r*s times): when > 0 it replaces m*k*bytes in the reuse model.
   double a_unique_bytes = 0;
+  // Share of the A tile's rows a K step loads: implicit GEMM's taps that fall in the zero padding
+  // around the image load nothing (predicated off or zero-filled by the copy engine). 1 for a GEMM.
+  double a_loaded_share = 1;
   double efficiency = 1;  // library-path factor on the tensor rate (implicit GEMM address math)
   // Ampere-class (sm80) kernels on warp-level mma.sync: K steps of one 64-byte row, no
   // thread-block-cluster multicast, no wgmma 64-row minimum; on Hopper the mma_sync pipe. cuDNN
