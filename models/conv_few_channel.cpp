@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/conv_prologue.h"
 #include "models/helper_kernels.h"
 
 namespace gpucast::models {
@@ -57,6 +58,7 @@ PlanOption indexed_few_channel_conv_plan(const wl::Conv2dOp& op, DataType math, 
   k.l2_rounds = steps;
   k.fixed_cycles = steps * kIndexedStepCycles;
   k.bytes_in_flight = kIndexedTileM * double(op.stride) * double(op.c) * e;  // one step's gather
+  k.startup_cycles = kCudnnConvPrologueCycles;
 
   PlanOption option{"sm80 indexed few-channel fprop: " + k.name, {}, 0, {}};
   if (tf32) {

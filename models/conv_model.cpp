@@ -7,6 +7,7 @@
 #include "models/conv_few_channel.h"
 #include "models/conv_fma_direct.h"
 #include "models/conv_fma_nchw.h"
+#include "models/conv_prologue.h"
 #include "models/gemm_model.h"
 #include "models/helper_kernels.h"
 
@@ -14,6 +15,12 @@ namespace gpucast::models {
 namespace {
 // Implicit GEMM's address generation and halo loads cost tensor issue slots a plain GEMM keeps.
 constexpr double kImplicitGemmEfficiency = 0.85;
+// cuDNN's sm90 kernels are warp-specialized: a producer warp issues the gathers and the MMA
+// warpgroups issue only wgmma, at the GEMM rate. Evidence, dev split: per K step after the kernel
+// prologue (conv_prologue.h), 128x64 tiles (conv2d-1133) run at 0.72 of the tensor peak, 128x128
+// (conv2d-0355, segment-k) at 0.73 on both GPUs, the rate the descriptions' sustained tensor rate
+// (0.77 of peak) gives with no further share.
+constexpr double kSm90ImplicitGemmEfficiency = 1.0;
 // On the FMA path the same work issues from the same dispatch slots as the FMAs themselves
 // (tap-offset lookups, bounds predicates, scalar gathers and shared-memory stores of the A tile),
 // and cuDNN's FP32 kernels use small tiles (64x64x8 to 128x64x8, 2-3 stages) that reuse each
@@ -48,12 +55,33 @@ constexpr double kMemsetInstructionsPerElement = 1;
 const std::vector<GemmTile> kSm90ConvTiles16Bit = {{64, 64},  {64, 128},  {128, 64}, {128, 128},
                                                    {256, 64}, {256, 128}, {128, 32}};
 const std::vector<GemmTile> kSm90ConvTilesTf32 = {{64, 32}, {128, 128}, {128, 192}};
+// Beside them cuDNN ships sm80 mma.sync implicit-GEMM kernels its heuristic runs on Hopper for some
+// problems: sm80_xmma_fprop_implicit_gemm_<types>_nhwckrsc_nhwc_tilesize64x32x64_stage5 (conv2d-0348,
+// M = 64 over K = 11,520; conv2d-1144), ..._tilesize64x64x64_stage4 (conv2d-1125) and
+// ..._tilesize128x32x32_stage4 (conv2d-1124), dev and calibration profiles, f16f16 and bf16bf16 only.
+// Library facts; which family runs is left to the timing, as among the sm90 tiles.
+const std::vector<GemmTile> kSm80ConvTiles16Bit = {{64, 32}, {64, 64}, {128, 32}};
 // DRAM moves whole 32-byte sectors: a strided filter that skips input pixels (a 1x1 stride-2
 // shortcut) reads only the pixels its taps touch once a pixel's channels fill a sector; narrower
 // pixels share sectors with the skipped ones (hardware fact).
 constexpr double kDramSectorBytes = 32;
 // The sm90 kernels run on compute capability 9 and later (their sm90_ prefix; library fact).
 constexpr int kSm90CcMajor = 9;
+
+// Share of (output position, filter tap) pairs along one image side whose input position lies inside
+// the image rather than in its zero padding: such taps gather nothing (predicated-off loads,
+// zero-filled copies), so the A tile's L2 traffic shrinks with it (a 3x3 filter over a 7x7 map with
+// padding 1: 19 of 21 pairs per side, 0.82 of the taps in both).
+[[nodiscard]] double in_bounds_share(wl::Count size, wl::Count out, wl::Count taps, wl::Count stride,
+                                     wl::Count pad) {
+  double inside = 0;
+  for (wl::Count r = 0; r < taps; ++r)
+    for (wl::Count o = 0; o < out; ++o) {
+      const auto x = o * stride - pad + r;
+      if (x >= 0 && x < size) inside += 1;
+    }
+  return inside / (double(out) * double(taps));
+}
 
 // cuDNN's channel padding around a tensor-core convolution: zero a padded copy of the input (input
 // channels unaligned) and of the filter (input or output channels unaligned), then copy each pixel's
@@ -126,12 +154,23 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& 
   } else {
     g.k = channels * double(c.r) * double(c.s);
     g.cluster_multicast = false;
+    // No convolution profile shows a split-K reduce kernel after a cuDNN kernel (66 tensor-core conv
+    // kernels in the dev and calibration splits, H100 and H200; cublasLt's splitKreduce follows only
+    // the cuBLAS GEMM of a 1x1 convolution, conv2d-1111): on Hopper a long K runs segment-K in the
+    // sm90 kernel or a small sm80 tile instead (library fact; older GPUs keep the split-K options).
+    g.split_k = gpu.cc_major() < kSm90CcMajor;
     // Input rows (and columns) the taps touch: a filter narrower than its stride skips the rest.
     const double rows_read = c.r < c.stride ? std::min(double(c.h), p * double(c.r)) : double(c.h);
     const double cols_read = c.s < c.stride && channels * e >= kDramSectorBytes
                                  ? std::min(double(c.w), q * double(c.s))
                                  : double(c.w);
     g.a_unique_bytes = n * rows_read * cols_read * channels * e;
+    // Taps over the zero padding load nothing: the tensor-core kernels' gathers are predicated (sm80
+    // cp.async zero-fill, sm90 copies). Evidence, dev split: conv2d-1133 (7x7 maps, 3x3 filter,
+    // padding 1) needs 11 TB/s of L2 for its A tiles counted whole, above the L2's nominal 8.4 TB/s.
+    if (choice.tensor)
+      g.a_loaded_share = in_bounds_share(c.h, c.p(), c.r, c.stride, c.pad) *
+                         in_bounds_share(c.w, c.q(), c.s, c.stride, c.pad);
     // The fused Winograd kernel gathers no im2col operand (it transforms whole input tiles), so the
     // FMA path's address-generation share does not apply to it.
     const bool simt_gather = !choice.tensor && choice.algorithm != ConvAlgorithm::winograd;
@@ -146,6 +185,7 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& 
       // (conv2d 13.4 -> 12.6% on the calibrated H100).
       g.cluster_multicast_b = true;
       g.segment_k = true;
+      g.efficiency = kSm90ImplicitGemmEfficiency;
     }
     // The K loop steps through taps; each step is a full K tile (tensor cores) or channel vector
     // (FMA) wide even when a tap has fewer channels.
@@ -157,9 +197,28 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& 
     if (choice.algorithm == ConvAlgorithm::winograd) g.k_padding_factor /= kWinogradMultiplyReduction;
   }
   auto options = gemm_options(g, gpu);
+  if (choice.algorithm == ConvAlgorithm::implicit_precomp_gemm && gpu.cc_major() >= kSm90CcMajor &&
+      (choice.math == DataType::bf16 || choice.math == DataType::fp16)) {
+    // The sm80 mma.sync kernels: K steps of one 64-byte row, no clusters, no segment-K, the
+    // implicit-GEMM share of the mma.sync rate.
+    GemmShape sm80 = g;
+    sm80.warp_mma = true;
+    sm80.tiles = kSm80ConvTiles16Bit;
+    sm80.cluster_multicast_b = false;
+    sm80.segment_k = false;
+    sm80.efficiency = kImplicitGemmEfficiency;
+    const double tk = warp_mma_k_step(g.in);
+    sm80.k_padding_factor = double(c.r) * double(c.s) * std::ceil(channels / tk) * tk / g.k;
+    for (auto& option : gemm_options(sm80, gpu)) options.push_back(std::move(option));
+  }
   const std::string family = conv_algorithm_name(choice) + ": ";
   for (auto& option : options) {
     option.name = family + option.name;
+    // cuDNN's own implicit-GEMM kernels (not the cuBLAS GEMM of a 1x1 convolution) pay the
+    // prologue once; the memset and split-K reduce kernels beside them do not.
+    if (choice.tensor && choice.algorithm != ConvAlgorithm::gemm)
+      for (auto& k : option.kernels)
+        if (k.pipe != Pipe::none) k.startup_cycles += kCudnnConvPrologueCycles;
     if (choice.tensor && (channels != double(c.c) || out_channels != double(c.k)))
       add_padding_kernels(c, channels, out_channels, gpu, option);
   }

@@ -216,8 +216,9 @@ PlanOption segment_k_option(const GemmShape& g, const Tile& t, double k_exec, do
   k.dtype = g.in;
   k.pipe_flops = 2 * t.tm * t.tn * k_exec * share;
   k.pipe_efficiency = g.efficiency * std::min(1.0, std::min(t.tm, t.tn) / gpu.tensor_tile_rows());
-  k.l2_bytes =
-      ((t.tm + (multicast_b ? 1.0 / kClusterCtas : 1.0) * t.tn) * k_exec * e_in + out_tile_bytes) * share;
+  k.l2_bytes = ((g.a_loaded_share * t.tm + (multicast_b ? 1.0 / kClusterCtas : 1.0) * t.tn) * k_exec * e_in +
+                out_tile_bytes) *
+               share;
   const double partials = 2 * sms * t.tm * t.tn * kPartialBytes;
   k.dram_bytes = (gemm_dram_bytes(g, t.tm, t.tn, sms, gpu.l2_reuse_bytes()) + partials) / sms;
   k.dram_read_efficiency = kTileReadEfficiency;
@@ -267,8 +268,8 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
     // (k_padding_factor), so the executed depth is k x factor, rounded to the step once.
     const double k_steps_total = ceil_div(g.k * g.k_padding_factor, tk);
     for (double split : kSplitKFactors) {
-      if (split > 1 &&
-          (k_steps_total / split < kMinKStepsPerSplit || tiles_mn * split > kMaxSplitBlocksPerSm * sms))
+      if (split > 1 && (!g.split_k || k_steps_total / split < kMinKStepsPerSplit ||
+                        tiles_mn * split > kMaxSplitBlocksPerSm * sms))
         continue;
       const double k_per_split = std::ceil(k_steps_total / split) * tk;
       const double blocks = tiles_mn * split;
@@ -316,7 +317,7 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
                                      ceil_div(g.m, t.tm) >= kClusterCtas && gpu.cc_major() >= kHopperCcMajor
                                  ? 1.0 / kClusterCtas
                                  : 1.0;
-      k.l2_bytes = (a_share * t.tm + b_share * t.tn) * k_exec * e_in + out_tile_bytes;
+      k.l2_bytes = (a_share * g.a_loaded_share * t.tm + b_share * t.tn) * k_exec * e_in + out_tile_bytes;
       const double concurrent = std::min(blocks, double(sms));
       double dram = gemm_dram_bytes(g, t.tm, t.tn, concurrent / split, l2_reuse_bytes);
       if (split > 1)

@@ -23,6 +23,9 @@ struct GemmShape {
   // Extra DRAM bytes the operand A really needs beyond m*k (implicit GEMM reads activations once,
   // not r*s times): when > 0 it replaces m*k*bytes in the reuse model.
   double a_unique_bytes = 0;
+  // Share of the A tile's rows a K step loads: implicit GEMM's taps that fall in the zero padding
+  // around the image load nothing (predicated off or zero-filled by the copy engine). 1 for a GEMM.
+  double a_loaded_share = 1;
   double efficiency = 1;  // library-path factor on the tensor rate (implicit GEMM address math)
   // Ampere-class (sm80) kernels on warp-level mma.sync: K steps of one 64-byte row, no
   // thread-block-cluster multicast, no wgmma 64-row minimum; on Hopper the mma_sync pipe. cuDNN
@@ -41,6 +44,8 @@ struct GemmShape {
   // one wave and under two, over a long K, runs as one persistent CTA per SM, each taking an equal
   // share of all tiles' K iterations (no wave quantization, partial tiles fixed up in the kernel).
   bool segment_k = false;
+  // Split-K options with a separate reduce kernel (cuBLAS's). cuDNN's convolution kernels have none.
+  bool split_k = true;
   // A library with its own kernels (cuDNN's implicit-GEMM convolutions) ships its own tile shapes:
   // when set, these replace cuBLAS's tile tables.
   std::vector<GemmTile> tiles;

@@ -1,0 +1,52 @@
+// Filter taps that fall in the zero padding around the image gather nothing (models/conv_model.cpp,
+// GemmShape::a_loaded_share): a 3x3 filter over a 7x7 map with padding 1 loads 19 of 21 (position,
+// tap) pairs per side, so its A tiles move (19/21)^2 of what the same GEMM over a 9x9 map without
+// padding moves; the filter tiles and the output are alike.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "models/op_model.h"
+#include "support/gpu_builder.h"
+
+using namespace gpucast;
+
+namespace {
+wl::Conv2dOp conv(wl::Count hw, wl::Count pad) {
+  wl::Conv2dOp op;
+  op.n = 8;
+  op.c = 64;
+  op.h = op.w = hw;
+  op.k = 64;
+  op.r = op.s = 3;
+  op.pad = pad;
+  op.dtype = DataType::bf16;
+  return op;
+}
+double l2_bytes(const wl::Conv2dOp& op, const std::string& suffix) {
+  const device::Device gpu(test::gpu_builder{}.build());
+  for (const auto& o : models::plan_op(op, gpu))
+    if (o.name.size() >= suffix.size() &&
+        o.name.compare(o.name.size() - suffix.size(), suffix.size(), suffix) == 0)
+      return o.kernels.back().l2_bytes;
+  FAIL("no option ending in " << suffix);
+  return 0;
+}
+}  // namespace
+
+SCENARIO("a 7x7 map with padding 1 gathers (19/21)^2 of the A tile a 9x9 map without padding does") {
+  // Both give 7x7 outputs: the same 392 x 64 x 576 implicit GEMM. Tile 64x64, K steps of 64 bf16.
+  const double padded = l2_bytes(conv(7, 1), ": gemm 64x64");
+  const double unpadded = l2_bytes(conv(9, 0), ": gemm 64x64");
+  const double a_tile_bytes = 64.0 * 576 * 2;
+  CHECK(unpadded - padded == Approx((1 - (19.0 / 21) * (19.0 / 21)) * a_tile_bytes));
+}
+
+SCENARIO("a 1x1 stride-2 convolution without padding loads every tap") {
+  auto strided = conv(14, 0);
+  strided.r = strided.s = 1;
+  strided.stride = 2;
+  auto same = strided;
+  same.h = same.w = 13;  // 7x7 outputs either way, all inside
+  CHECK(l2_bytes(strided, ": gemm 64x64") == Approx(l2_bytes(same, ": gemm 64x64")));
+}

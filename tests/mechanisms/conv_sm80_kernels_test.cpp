@@ -1,0 +1,59 @@
+// cuDNN on Hopper (models/conv_model.cpp): beside its sm90 kernels a 16-bit implicit-GEMM
+// convolution may run the sm80 mma.sync kernels (tiles 64x32, 64x64 and 128x32), tf32 has none; and
+// no cuDNN convolution kernel is split over K with a separate reduce kernel on Hopper (segment-K or a
+// small sm80 tile instead), while older GPUs keep the split-K options.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "models/op_model.h"
+#include "support/gpu_builder.h"
+
+using namespace gpucast;
+
+namespace {
+// One image of 8x8 pixels, 1,280 channels in and out: M = 64 over K = 11,520, the shape split-K is for.
+wl::Conv2dOp deep(DataType dtype) {
+  wl::Conv2dOp op;
+  op.n = 1;
+  op.c = 1280;
+  op.h = op.w = 8;
+  op.k = 1280;
+  op.r = op.s = 3;
+  op.pad = 1;
+  op.dtype = dtype;
+  return op;
+}
+bool offers(const std::vector<models::PlanOption>& options, const std::string& part) {
+  for (const auto& o : options)
+    if (o.name.find(part) != std::string::npos) return true;
+  return false;
+}
+hw::GpuSpec ampere() {
+  return test::gpu_builder{}
+      .set("architecture", "\"ampere\"")
+      .set("compute_capability", "\"8.0\"")
+      .set("sm.shared_memory_kb", "164.0")
+      .build();
+}
+}  // namespace
+
+SCENARIO("a Hopper bf16 convolution also tries the sm80 mma.sync tiles 64x32, 64x64 and 128x32") {
+  const device::Device gpu(test::gpu_builder{}.build());
+  const auto options = models::plan_op(deep(DataType::bf16), gpu);
+  CHECK(offers(options, "mma.sync gemm 64x32"));
+  CHECK(offers(options, "mma.sync gemm 64x64"));
+  CHECK(offers(options, "mma.sync gemm 128x32"));
+  CHECK_FALSE(offers(options, "mma.sync gemm 128x64"));
+}
+
+SCENARIO("a Hopper tf32 convolution has no sm80 mma.sync option") {
+  const device::Device gpu(test::gpu_builder{}.tensor_tflops("tf32", 400).build());
+  CHECK_FALSE(offers(models::plan_op(deep(DataType::tf32), gpu), "mma.sync"));
+}
+
+SCENARIO("no Hopper convolution is split over K with a reduce kernel; an Ampere one may be") {
+  CHECK_FALSE(
+      offers(models::plan_op(deep(DataType::bf16), device::Device(test::gpu_builder{}.build())), "split-k"));
+  CHECK(offers(models::plan_op(deep(DataType::bf16), device::Device(ampere())), "split-k"));
+}
