@@ -159,9 +159,18 @@ SCENARIO("the kernel floor is what the model does not already charge a tiny fram
     e.inputs = 2;
     return truth_model.predict(wl::Op(e)).duration_us;
   };
-  const auto probe = framework_probe({{256, add(256)}, {1024, add(1024) + 0.7}, {4096, add(4096)}});
-  const auto r = calib::fit_calibration(synthetic(Truth{}), &probe, catalog, "h100-sxm");
-  CHECK(*r.value("launch.kernel_us") == Approx(4.2).epsilon(1e-6));
+  GIVEN("20 calls in two clusters 0.6 us apart (13 on the floor, 6 above it) and one stray 20 us slow") {
+    std::vector<std::pair<double, double>> calls;
+    for (int i = 0; i < 20; ++i) {
+      const double n = i % 3 == 0 ? 256 : i % 3 == 1 ? 1024 : 4096;
+      calls.emplace_back(n, add(n) + (i < 13 ? 0.0 : i < 19 ? 0.6 : 20.0));
+    }
+    const auto probe = framework_probe(calls);
+    const auto r = calib::fit_calibration(synthetic(Truth{}), &probe, catalog, "h100-sxm");
+    THEN("it is the mean of the middle 16 calls: the stray and the extremes dropped, the clusters weighed") {
+      CHECK(*r.value("launch.kernel_us") == Approx(4.2 + 0.6 * 5 / 16).epsilon(1e-6));
+    }
+  }
 }
 
 SCENARIO("a pinned copy's fixed cost comes from the smallest copies, its rate from all of them") {
