@@ -165,8 +165,10 @@ PlanOption embedding_backward_plan(const wl::EmbeddingOp& m, const device::Devic
   // The gradient table starts as zeros: a fill kernel over the whole table, one launch per 2^31 bytes.
   const int fills = index_launches(table_bytes);
   for (int i = 0; i < fills; ++i) {
-    KernelPlan z = streaming_kernel("fill (zero the weight gradient)", table_bytes / e / fills, 0,
-                                    table_bytes / fills, kFillInstructionsPerElement, gpu);
+    // zero_() runs vectorized_elementwise_kernel<FillFunctor>: its io size is the element's.
+    KernelPlan z =
+        streaming_kernel("fill (zero the weight gradient)", table_bytes / e / fills, 0, table_bytes / fills,
+                         kFillInstructionsPerElement, gpu, vectorized_elements_per_thread(e));
     z.reads_dram = false;
     option.kernels.push_back(z);
   }

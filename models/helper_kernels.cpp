@@ -26,7 +26,16 @@ constexpr double kMemsetElements = 1024;
 constexpr double kMemsetBytes = 4096;
 constexpr double kMemsetInstructionsPerElement = 2;
 constexpr double kMemsetElementsPerThread = 8;
+// vectorized_elementwise_kernel's thread work: elems_per_thread<io_size>() is 16 where the inputs'
+// and the output's element sizes add up to one byte, else 8 (aten/src/ATen/native/cuda/CUDALoops.cuh,
+// CUDA builds; library fact). A 16-bit fill (zero_) thus writes 2 KB per 128-thread block.
+constexpr double kVectorizedElementsPerThread = 8;
+constexpr double kVectorizedByteElementsPerThread = 16;
 }  // namespace
+
+double vectorized_elements_per_thread(double io_bytes) {
+  return io_bytes <= 1 ? kVectorizedByteElementsPerThread : kVectorizedElementsPerThread;
+}
 
 double warp_reduce_cycles(const device::Device& gpu) {
   return std::log2(static_cast<double>(gpu.warp_size())) * kShuffleStepCycles;

@@ -29,6 +29,10 @@ constexpr double kIndexBytes = 8;
                                           double write_bytes, double instructions_per_element,
                                           const device::Device& gpu, double elements_per_thread = 0);
 
+// Elements one thread of PyTorch's vectorized_elementwise_kernel handles (elems_per_thread<io_size>,
+// with `io_bytes` the element sizes of its inputs and output added up), in 16-byte vectors.
+[[nodiscard]] double vectorized_elements_per_thread(double io_bytes);
+
 // cudaMemsetAsync of a small workspace (split-K semaphores, attention accumulators).
 [[nodiscard]] KernelPlan memset_kernel(const device::Device& gpu);
 

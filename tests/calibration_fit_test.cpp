@@ -159,9 +159,46 @@ SCENARIO("the kernel floor is what the model does not already charge a tiny fram
     e.inputs = 2;
     return truth_model.predict(wl::Op(e)).duration_us;
   };
-  const auto probe = framework_probe({{256, add(256)}, {1024, add(1024) + 0.7}, {4096, add(4096)}});
-  const auto r = calib::fit_calibration(synthetic(Truth{}), &probe, catalog, "h100-sxm");
-  CHECK(*r.value("launch.kernel_us") == Approx(4.2).epsilon(1e-6));
+  GIVEN("20 calls in two clusters 0.6 us apart (13 on the floor, 6 above it) and one stray 20 us slow") {
+    std::vector<std::pair<double, double>> calls;
+    for (int i = 0; i < 20; ++i) {
+      const double n = i % 3 == 0 ? 256 : i % 3 == 1 ? 1024 : 4096;
+      calls.emplace_back(n, add(n) + (i < 13 ? 0.0 : i < 19 ? 0.6 : 20.0));
+    }
+    const auto probe = framework_probe(calls);
+    const auto r = calib::fit_calibration(synthetic(Truth{}), &probe, catalog, "h100-sxm");
+    THEN("it is the mean of the middle 16 calls: the stray and the extremes dropped, the clusters weighed") {
+      CHECK(*r.value("launch.kernel_us") == Approx(4.2 + 0.6 * 5 / 16).epsilon(1e-6));
+    }
+  }
+}
+
+SCENARIO("a pinned copy's fixed cost comes from the smallest copies, its rate from all of them") {
+  GIVEN(
+      "copies of 64 KB to 256 MB both ways at 55 GB/s, 5.0 us fixed host-to-device and 3.8 us back; "
+      "the 1 MB host-to-device copy 15% slow, the 256 MB one 0.1% fast") {
+    const hw::Catalog catalog(test::source_dir() / "hardware");
+    const Json base = synthetic(Truth{});
+    Json results = Json::array();
+    for (const auto& r : base.at("results").as_array())
+      if (r.at("bench").as_string() != "pcie_h2d") results.push(r);
+    for (double bytes : {65536.0, 1048576.0, 16777216.0, 268435456.0}) {
+      const double us = bytes / 55e3;
+      const double scatter = bytes == 1048576.0 ? 1.15 : bytes > 1e8 ? 0.999 : 1.0;
+      results.push(record("pcie_h2d", {{"bytes", bytes}, {"time_us", (5.0 + us) * scatter}}));
+      results.push(record("pcie_d2h", {{"bytes", bytes}, {"time_us", 3.8 + us}}));
+    }
+    Json doc = Json::object();
+    doc.set("results", results);
+    WHEN("the fit runs") {
+      const auto r = calib::fit_calibration(doc, nullptr, catalog, "h100-sxm");
+      THEN("the fixed cost is the two directions' mean, the rate the large copies' one") {
+        // The least-squares intercept over these points is 5.08 us.
+        CHECK(*r.value("host.transfer_latency_us") == Approx(4.4).margin(0.01));
+        CHECK(*r.value("efficiency.pcie") * 64 == Approx(55).epsilon(0.002));
+      }
+    }
+  }
 }
 
 SCENARIO("a measurement beyond the datasheet peak is recorded as 1 and noted") {
