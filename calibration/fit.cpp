@@ -491,6 +491,19 @@ class Fitter {
             "host time per matmul, rms_norm, embedding and SDPA call (mean of " + std::to_string(n) +
                 ") less torch.add's");
     }
+    // The decode SDPA call (the library's split-KV path) costs the host its own time per call.
+    double decode = 0;
+    int decodes = 0;
+    for (const auto* p : calls) {
+      const auto* op = p->get("op");
+      if (op && op->is_string() && op->as_string() == "sdpa_decode") {
+        decode += num(*p, "us_per_call");
+        ++decodes;
+      }
+    }
+    if (decodes > 0)
+      set("launch.host_attention_decode_us", decode / decodes,
+          "host time per eager cuDNN SDPA decode call (mean of " + std::to_string(decodes) + " probe runs)");
   }
 };
 

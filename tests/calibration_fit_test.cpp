@@ -230,3 +230,22 @@ SCENARIO("line fits report their residual") {
   CHECK(f.rms_relative > 0);
   CHECK_THROWS(calib::fit_line({1}, {2}));
 }
+
+SCENARIO("the decode SDPA call's host time is the mean of the probe runs' decode calls") {
+  const hw::Catalog catalog(test::source_dir() / "hardware");
+  Json results = Json::array();
+  results.push(record("eager_host", {{"us_per_op", 7.0}}));
+  auto call = [](const std::string& op, double us) {
+    Json c = record("host_per_call", {{"us_per_call", us}});
+    c.set("op", op);
+    return c;
+  };
+  for (double us : {20.0, 30.0, 16.0}) results.push(call("sdpa_decode", us));
+  results.push(call("matmul", 17.0));
+  Json probe = Json::object();
+  probe.set("results", results);
+  const auto r = calib::fit_calibration(synthetic(Truth{}), &probe, catalog, "h100-sxm");
+  REQUIRE(r.value("launch.host_attention_decode_us"));
+  CHECK(*r.value("launch.host_attention_decode_us") == Approx(22.0));
+  CHECK(*r.value("launch.host_library_us") == Approx(10.0));  // the matmul less torch.add; decode not in it
+}
