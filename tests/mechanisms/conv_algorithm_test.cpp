@@ -9,6 +9,7 @@
 #include "models/conv_algorithm.h"
 #include "models/op_model.h"
 #include "sim/op_predictor.h"
+#include "support/conv_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
@@ -17,16 +18,15 @@ using test::gpu_builder;
 
 namespace {
 wl::Conv2dOp conv(wl::Count c, wl::Count r, wl::Count stride, DataType t) {
-  wl::Conv2dOp op;
-  op.n = 8;
-  op.c = c;
-  op.h = op.w = 28;
-  op.k = 128;
-  op.r = op.s = r;
-  op.stride = stride;
-  op.pad = r / 2;
-  op.dtype = t;
-  return op;
+  return test::conv_builder{}
+      .batch(8)
+      .channels(c)
+      .image(28)
+      .filters(128)
+      .kernel(r)
+      .stride(stride)
+      .dtype(t)
+      .build();
 }
 wl::Conv2dOp fp32_no_tf32(wl::Count c, wl::Count r, wl::Count stride) {
   auto op = conv(c, r, stride, DataType::fp32);

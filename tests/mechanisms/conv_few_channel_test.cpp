@@ -4,22 +4,22 @@
 #include <catch2/catch.hpp>
 
 #include "models/op_model.h"
+#include "support/conv_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
 
 namespace {
 wl::Conv2dOp stem(DataType t, wl::Count r) {
-  wl::Conv2dOp op;
-  op.n = 1;
-  op.c = 3;
-  op.h = op.w = 224;
-  op.k = 64;
-  op.r = op.s = r;
-  op.stride = 2;
-  op.pad = r / 2;
-  op.dtype = t;
-  return op;
+  return test::conv_builder{}
+      .batch(1)
+      .channels(3)
+      .image(224)
+      .filters(64)
+      .kernel(r)
+      .stride(2)
+      .dtype(t)
+      .build();
 }
 hw::GpuSpec hopper_tf32() {
   return test::gpu_builder{}.tensor_tflops("tf32", 200).set("efficiency.tensor.tf32", "1.0").build();

@@ -4,23 +4,24 @@
 #include <catch2/catch.hpp>
 
 #include "models/op_model.h"
+#include "support/conv_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
 
 namespace {
 wl::Conv2dOp direct(wl::Count c, wl::Count k) {
-  wl::Conv2dOp op;
-  op.n = 1;
-  op.c = c;
-  op.h = op.w = 31;
-  op.k = k;
-  op.r = op.s = 5;
-  op.stride = 2;
-  op.pad = 2;
-  op.dtype = DataType::fp32;
-  op.allow_tf32 = false;
-  return op;
+  return test::conv_builder{}
+      .batch(1)
+      .channels(c)
+      .image(31)
+      .filters(k)
+      .kernel(5)
+      .stride(2)
+      .dtype(DataType::fp32)
+      .allow_tf32(false)
+      .pad(2)
+      .build();
 }
 models::KernelPlan kernel(const wl::Conv2dOp& op) {
   const auto options = models::plan_op(op, device::Device(test::gpu_builder{}.build()));

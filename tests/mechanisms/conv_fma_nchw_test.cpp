@@ -8,22 +8,22 @@
 
 #include "models/conv_fma_nchw.h"
 #include "models/op_model.h"
+#include "support/conv_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
 
 namespace {
 wl::Conv2dOp conv(wl::Count n, wl::Count c, wl::Count hw, wl::Count k, wl::Count r) {
-  wl::Conv2dOp op;
-  op.n = n;
-  op.c = c;
-  op.h = op.w = hw;
-  op.k = k;
-  op.r = op.s = r;
-  op.pad = r / 2;
-  op.dtype = DataType::fp32;
-  op.allow_tf32 = false;
-  return op;
+  return test::conv_builder{}
+      .batch(n)
+      .channels(c)
+      .image(hw)
+      .filters(k)
+      .kernel(r)
+      .dtype(DataType::fp32)
+      .allow_tf32(false)
+      .build();
 }
 }  // namespace
 

@@ -7,23 +7,24 @@
 
 #include "models/op_model.h"
 #include "sim/op_predictor.h"
+#include "support/conv_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
 
 namespace {
 wl::Conv2dOp stem(wl::Count c) {
-  wl::Conv2dOp op;
-  op.n = 8;
-  op.c = c;
-  op.h = op.w = 224;
-  op.k = 64;
-  op.r = op.s = 7;
-  op.stride = 2;
-  op.pad = 3;
-  op.dtype = DataType::fp32;
-  op.allow_tf32 = false;
-  return op;
+  return test::conv_builder{}
+      .batch(8)
+      .channels(c)
+      .image(224)
+      .filters(64)
+      .kernel(7)
+      .stride(2)
+      .dtype(DataType::fp32)
+      .allow_tf32(false)
+      .pad(3)
+      .build();
 }
 hw::GpuSpec ampere() {
   return test::gpu_builder{}

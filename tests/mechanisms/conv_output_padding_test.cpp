@@ -4,21 +4,22 @@
 #include <catch2/catch.hpp>
 
 #include "models/op_model.h"
+#include "support/conv_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
 
 namespace {
 wl::Conv2dOp conv(wl::Count k) {
-  wl::Conv2dOp op;
-  op.n = 4;
-  op.c = 64;
-  op.h = op.w = 56;
-  op.k = k;
-  op.r = op.s = 3;
-  op.pad = 1;
-  op.dtype = DataType::bf16;
-  return op;
+  return test::conv_builder{}
+      .batch(4)
+      .channels(64)
+      .image(56)
+      .filters(k)
+      .kernel(3)
+      .dtype(DataType::bf16)
+      .pad(1)
+      .build();
 }
 }  // namespace
 

@@ -4,21 +4,22 @@
 #include <catch2/catch.hpp>
 
 #include "models/op_model.h"
+#include "support/conv_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
 
 namespace {
 wl::Conv2dOp conv(wl::Count c, wl::Count k) {
-  wl::Conv2dOp op;
-  op.n = 8;
-  op.c = c;
-  op.h = op.w = 56;
-  op.k = k;
-  op.r = op.s = 3;
-  op.pad = 1;
-  op.dtype = DataType::bf16;
-  return op;
+  return test::conv_builder{}
+      .batch(8)
+      .channels(c)
+      .image(56)
+      .filters(k)
+      .kernel(3)
+      .dtype(DataType::bf16)
+      .pad(1)
+      .build();
 }
 }  // namespace
 

@@ -7,21 +7,22 @@
 #include <string>
 
 #include "models/op_model.h"
+#include "support/conv_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
 
 namespace {
 wl::Conv2dOp conv(wl::Count hw, wl::Count pad) {
-  wl::Conv2dOp op;
-  op.n = 8;
-  op.c = 64;
-  op.h = op.w = hw;
-  op.k = 64;
-  op.r = op.s = 3;
-  op.pad = pad;
-  op.dtype = DataType::bf16;
-  return op;
+  return test::conv_builder{}
+      .batch(8)
+      .channels(64)
+      .image(hw)
+      .filters(64)
+      .kernel(3)
+      .dtype(DataType::bf16)
+      .pad(pad)
+      .build();
 }
 double l2_bytes(const wl::Conv2dOp& op, const std::string& suffix) {
   const device::Device gpu(test::gpu_builder{}.build());

@@ -7,21 +7,14 @@
 
 #include "models/conv_prologue.h"
 #include "models/op_model.h"
+#include "support/conv_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
 
 namespace {
 wl::Conv2dOp conv(wl::Count c, wl::Count r, DataType t) {
-  wl::Conv2dOp op;
-  op.n = 8;
-  op.c = c;
-  op.h = op.w = 28;
-  op.k = 128;
-  op.r = op.s = r;
-  op.pad = r / 2;
-  op.dtype = t;
-  return op;
+  return test::conv_builder{}.batch(8).channels(c).image(28).filters(128).kernel(r).dtype(t).build();
 }
 hw::GpuSpec hopper() {
   return test::gpu_builder{}.tensor_tflops("tf32", 200).set("efficiency.tensor.tf32", "1.0").build();

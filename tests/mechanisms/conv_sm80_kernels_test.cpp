@@ -7,6 +7,7 @@
 #include <string>
 
 #include "models/op_model.h"
+#include "support/conv_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
@@ -14,15 +15,15 @@ using namespace gpucast;
 namespace {
 // One image of 8x8 pixels, 1,280 channels in and out: M = 64 over K = 11,520, the shape split-K is for.
 wl::Conv2dOp deep(DataType dtype) {
-  wl::Conv2dOp op;
-  op.n = 1;
-  op.c = 1280;
-  op.h = op.w = 8;
-  op.k = 1280;
-  op.r = op.s = 3;
-  op.pad = 1;
-  op.dtype = dtype;
-  return op;
+  return test::conv_builder{}
+      .batch(1)
+      .channels(1280)
+      .image(8)
+      .filters(1280)
+      .kernel(3)
+      .dtype(dtype)
+      .pad(1)
+      .build();
 }
 bool offers(const std::vector<models::PlanOption>& options, const std::string& part) {
   for (const auto& o : options)

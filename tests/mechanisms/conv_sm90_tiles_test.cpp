@@ -7,21 +7,22 @@
 
 #include "models/gemm_model.h"
 #include "models/op_model.h"
+#include "support/conv_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
 
 namespace {
 wl::Conv2dOp conv(wl::Count n, wl::Count hw, DataType dtype) {
-  wl::Conv2dOp op;
-  op.n = n;
-  op.c = 128;
-  op.h = op.w = hw;
-  op.k = 64;
-  op.r = op.s = 3;
-  op.pad = 1;
-  op.dtype = dtype;
-  return op;
+  return test::conv_builder{}
+      .batch(n)
+      .channels(128)
+      .image(hw)
+      .filters(64)
+      .kernel(3)
+      .dtype(dtype)
+      .pad(1)
+      .build();
 }
 
 bool offers(const std::vector<models::PlanOption>& options, const std::string& tile) {

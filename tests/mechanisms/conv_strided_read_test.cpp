@@ -4,21 +4,23 @@
 #include <catch2/catch.hpp>
 
 #include "models/op_model.h"
+#include "support/conv_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
 
 namespace {
 wl::Conv2dOp shortcut(wl::Count c, wl::Count stride) {
-  wl::Conv2dOp op;
-  op.n = 8;
-  op.c = c;
-  op.h = op.w = 56;
-  op.k = 64;
-  op.r = op.s = 1;
-  op.stride = stride;
-  op.dtype = DataType::bf16;
-  return op;
+  return test::conv_builder{}
+      .batch(8)
+      .channels(c)
+      .image(56)
+      .filters(64)
+      .kernel(1)
+      .stride(stride)
+      .dtype(DataType::bf16)
+      .pad(0)
+      .build();
 }
 
 double dram_bytes(const wl::Conv2dOp& op, const device::Device& gpu) {

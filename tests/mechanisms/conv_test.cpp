@@ -5,21 +5,21 @@
 
 #include "models/op_model.h"
 #include "sim/op_predictor.h"
+#include "support/conv_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
 
 namespace {
 wl::Conv2dOp conv(wl::Count c, wl::Count r) {
-  wl::Conv2dOp op;
-  op.n = 32;
-  op.c = c;
-  op.h = op.w = 56;
-  op.k = 256;
-  op.r = op.s = r;
-  op.pad = r / 2;
-  op.dtype = DataType::bf16;
-  return op;
+  return test::conv_builder{}
+      .batch(32)
+      .channels(c)
+      .image(56)
+      .filters(256)
+      .kernel(r)
+      .dtype(DataType::bf16)
+      .build();
 }
 }  // namespace
 

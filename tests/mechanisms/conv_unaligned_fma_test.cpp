@@ -6,6 +6,7 @@
 
 #include "models/conv_algorithm.h"
 #include "models/op_model.h"
+#include "support/conv_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
@@ -14,15 +15,7 @@ using test::gpu_builder;
 
 namespace {
 wl::Conv2dOp conv(wl::Count c, wl::Count r, DataType t) {
-  wl::Conv2dOp op;
-  op.n = 16;
-  op.c = c;
-  op.h = op.w = 57;
-  op.k = 64;
-  op.r = op.s = r;
-  op.pad = r / 2;
-  op.dtype = t;
-  return op;
+  return test::conv_builder{}.batch(16).channels(c).image(57).filters(64).kernel(r).dtype(t).build();
 }
 models::ConvChoice choose(const wl::Conv2dOp& op) {
   const device::Device gpu(gpu_builder{}.tensor_tflops("tf32", 200).build());
