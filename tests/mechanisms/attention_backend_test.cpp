@@ -7,6 +7,7 @@
 #include "common/errors.h"
 #include "models/op_model.h"
 #include "sim/op_predictor.h"
+#include "support/attention_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
@@ -14,15 +15,15 @@ using test::gpu_builder;
 
 namespace {
 wl::AttentionOp attention(wl::Count seq_q, wl::AttentionBackend backend) {
-  wl::AttentionOp a;
-  a.batch = 4;
-  a.heads = a.kv_heads = 32;
-  a.seq_q = seq_q;
-  a.seq_kv = 2048;
-  a.head_dim = 128;
-  a.dtype = DataType::fp16;
-  a.backend = backend;
-  return a;
+  return test::attention_builder{}
+      .batch(4)
+      .heads(32)
+      .seq_q(seq_q)
+      .seq_kv(2048)
+      .head_dim(128)
+      .dtype(DataType::fp16)
+      .backend(backend)
+      .build();
 }
 hw::GpuSpec hopper() {
   return gpu_builder{}.tensor_tflops("fp16", 400).set("efficiency.tensor.fp16", "1.0").build();

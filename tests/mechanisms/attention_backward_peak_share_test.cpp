@@ -5,21 +5,21 @@
 
 #include "models/op_model.h"
 #include "sim/kernel_timer.h"
+#include "support/attention_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
 
 namespace {
 wl::AttentionOp cudnn_backward() {
-  wl::AttentionOp a;
-  a.batch = 4;
-  a.heads = a.kv_heads = 16;
-  a.seq_q = a.seq_kv = 2048;
-  a.head_dim = 128;
-  a.dtype = DataType::bf16;
-  a.backward = true;
-  a.backend = wl::AttentionBackend::cudnn;
-  return a;
+  return test::attention_builder{}
+      .batch(4)
+      .heads(16)
+      .seq(2048)
+      .head_dim(128)
+      .backward()
+      .backend(wl::AttentionBackend::cudnn)
+      .build();
 }
 models::KernelPlan main_kernel(const device::Device& gpu) {
   return models::plan_op(cudnn_backward(), gpu).front().kernels[2];

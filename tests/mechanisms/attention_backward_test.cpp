@@ -6,23 +6,23 @@
 #include <cmath>
 
 #include "models/op_model.h"
+#include "support/attention_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
 
 namespace {
 wl::AttentionOp backward(wl::AttentionBackend backend, wl::Count kv_heads = 16, bool causal = false) {
-  wl::AttentionOp a;
-  a.batch = 1;
-  a.heads = 16;
-  a.kv_heads = kv_heads;
-  a.seq_q = a.seq_kv = 2048;
-  a.head_dim = 128;
-  a.dtype = DataType::bf16;
-  a.backward = true;
-  a.causal = causal;
-  a.backend = backend;
-  return a;
+  return test::attention_builder{}
+      .batch(1)
+      .heads(16)
+      .kv_heads(kv_heads)
+      .seq(2048)
+      .head_dim(128)
+      .causal(causal)
+      .backward()
+      .backend(backend)
+      .build();
 }
 std::vector<models::KernelPlan> kernels(const wl::AttentionOp& a) {
   const device::Device gpu(test::gpu_builder{}.build());  // Hopper: cuDNN runs warpgroup kernels

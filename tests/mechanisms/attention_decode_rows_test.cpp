@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "models/op_model.h"
+#include "support/attention_builder.h"
 #include "support/chosen_plan.h"
 #include "support/gpu_builder.h"
 
@@ -11,16 +12,15 @@ using namespace gpucast;
 
 namespace {
 wl::AttentionOp attention(wl::Count seq_q, wl::AttentionBackend backend) {
-  wl::AttentionOp a;
-  a.batch = 1;
-  a.heads = 32;
-  a.kv_heads = 8;
-  a.seq_q = seq_q;
-  a.seq_kv = 4096;
-  a.head_dim = 128;
-  a.dtype = DataType::bf16;
-  a.backend = backend;
-  return a;
+  return test::attention_builder{}
+      .batch(1)
+      .heads(32)
+      .kv_heads(8)
+      .seq_q(seq_q)
+      .seq_kv(4096)
+      .head_dim(128)
+      .backend(backend)
+      .build();
 }
 }  // namespace
 

@@ -8,21 +8,21 @@
 #include "models/attention_block_chain.h"
 #include "models/op_model.h"
 #include "sim/kernel_timer.h"
+#include "support/attention_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
 
 namespace {
 wl::AttentionOp efficient(wl::Count heads, wl::Count seq_q, wl::Count seq_kv, wl::Count head_dim) {
-  wl::AttentionOp a;
-  a.batch = 1;
-  a.heads = a.kv_heads = heads;
-  a.seq_q = seq_q;
-  a.seq_kv = seq_kv;
-  a.head_dim = head_dim;
-  a.dtype = DataType::bf16;
-  a.backend = wl::AttentionBackend::efficient;
-  return a;
+  return test::attention_builder{}
+      .batch(1)
+      .heads(heads)
+      .seq_q(seq_q)
+      .seq_kv(seq_kv)
+      .head_dim(head_dim)
+      .backend(wl::AttentionBackend::efficient)
+      .build();
 }
 models::KernelPlan main_kernel(const wl::AttentionOp& a, const device::Device& gpu) {
   return models::plan_op(a, gpu).front().kernels.back();

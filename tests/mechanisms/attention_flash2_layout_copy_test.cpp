@@ -5,21 +5,21 @@
 
 #include "models/op_model.h"
 #include "sim/kernel_timer.h"
+#include "support/attention_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
 
 namespace {
 wl::AttentionOp flash2_backward() {
-  wl::AttentionOp a;
-  a.batch = 2;
-  a.heads = a.kv_heads = 16;
-  a.seq_q = a.seq_kv = 4096;
-  a.head_dim = 128;
-  a.dtype = DataType::bf16;
-  a.backward = true;
-  a.backend = wl::AttentionBackend::flash2;
-  return a;
+  return test::attention_builder{}
+      .batch(2)
+      .heads(16)
+      .seq(4096)
+      .head_dim(128)
+      .backward()
+      .backend(wl::AttentionBackend::flash2)
+      .build();
 }
 }  // namespace
 

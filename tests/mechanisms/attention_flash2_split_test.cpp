@@ -6,21 +6,21 @@
 
 #include "models/attention_flash2_splits.h"
 #include "models/op_model.h"
+#include "support/attention_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
 
 namespace {
 wl::AttentionOp prefill(wl::Count heads) {
-  wl::AttentionOp a;
-  a.batch = 1;
-  a.heads = a.kv_heads = heads;
-  a.seq_q = 64;    // one 64-row query tile per head
-  a.seq_kv = 512;  // two 256-key blocks at head_dim 64
-  a.head_dim = 64;
-  a.dtype = DataType::bf16;
-  a.backend = wl::AttentionBackend::flash2;
-  return a;
+  return test::attention_builder{}
+      .batch(1)
+      .heads(heads)
+      .seq_q(64)
+      .seq_kv(512)
+      .head_dim(64)
+      .backend(wl::AttentionBackend::flash2)
+      .build();
 }
 std::vector<models::KernelPlan> kernels(const wl::AttentionOp& a) {
   const device::Device gpu(test::gpu_builder{}.build());  // 100 SMs: 200 slots, the split below 160 tiles

@@ -6,22 +6,22 @@
 #include <cmath>
 
 #include "models/op_model.h"
+#include "support/attention_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
 
 namespace {
 wl::AttentionOp decode(wl::Count batch, wl::Count kv_heads, wl::Count seq_kv) {
-  wl::AttentionOp a;
-  a.batch = batch;
-  a.heads = 32;
-  a.kv_heads = kv_heads;
-  a.seq_q = 1;
-  a.seq_kv = seq_kv;
-  a.head_dim = 128;
-  a.dtype = DataType::bf16;
-  a.backend = wl::AttentionBackend::cudnn;
-  return a;
+  return test::attention_builder{}
+      .batch(batch)
+      .heads(32)
+      .kv_heads(kv_heads)
+      .seq_q(1)
+      .seq_kv(seq_kv)
+      .head_dim(128)
+      .backend(wl::AttentionBackend::cudnn)
+      .build();
 }
 models::KernelPlan main_kernel(const wl::AttentionOp& a) {
   const device::Device gpu(test::gpu_builder{}.build());  // 100 SMs

@@ -6,6 +6,7 @@
 
 #include "models/op_model.h"
 #include "sim/op_predictor.h"
+#include "support/attention_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
@@ -16,16 +17,16 @@ constexpr double kNodeOverEager = 12.0 / 5.81;
 constexpr double kCall = 21;
 
 wl::AttentionOp math(bool causal, bool backward, DataType t, wl::Count seq = 512) {
-  wl::AttentionOp a;
-  a.batch = 1;
-  a.heads = a.kv_heads = 8;
-  a.seq_q = a.seq_kv = seq;
-  a.head_dim = 64;
-  a.dtype = t;
-  a.causal = causal;
-  a.backward = backward;
-  a.backend = wl::AttentionBackend::math;
-  return a;
+  return test::attention_builder{}
+      .batch(1)
+      .heads(8)
+      .seq(seq)
+      .head_dim(64)
+      .causal(causal)
+      .backward(backward)
+      .dtype(t)
+      .backend(wl::AttentionBackend::math)
+      .build();
 }
 device::Device gpu() {
   return device::Device(test::gpu_builder{}.host_eager_us(kEagerUs).build());

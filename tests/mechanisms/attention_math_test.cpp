@@ -4,22 +4,23 @@
 #include <catch2/catch.hpp>
 
 #include "models/op_model.h"
+#include "support/attention_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
 
 namespace {
 wl::AttentionOp math(bool causal, bool backward, DataType t = DataType::fp32) {
-  wl::AttentionOp a;
-  a.batch = 1;
-  a.heads = a.kv_heads = 8;
-  a.seq_q = a.seq_kv = 512;
-  a.head_dim = 64;
-  a.dtype = t;
-  a.causal = causal;
-  a.backward = backward;
-  a.backend = wl::AttentionBackend::math;
-  return a;
+  return test::attention_builder{}
+      .batch(1)
+      .heads(8)
+      .seq(512)
+      .head_dim(64)
+      .causal(causal)
+      .backward(backward)
+      .dtype(t)
+      .backend(wl::AttentionBackend::math)
+      .build();
 }
 std::size_t ops(const wl::AttentionOp& a) {
   const device::Device gpu(test::gpu_builder{}.build());

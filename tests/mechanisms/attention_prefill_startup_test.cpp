@@ -5,20 +5,14 @@
 
 #include "models/op_model.h"
 #include "sim/kernel_timer.h"
+#include "support/attention_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
 
 namespace {
 wl::AttentionOp small(wl::AttentionBackend backend) {
-  wl::AttentionOp a;
-  a.batch = 1;
-  a.heads = a.kv_heads = 8;
-  a.seq_q = a.seq_kv = 128;  // one query tile and one key step per head
-  a.head_dim = 64;
-  a.dtype = DataType::bf16;
-  a.backend = backend;
-  return a;
+  return test::attention_builder{}.batch(1).heads(8).seq(128).head_dim(64).backend(backend).build();
 }
 }  // namespace
 

@@ -6,6 +6,7 @@
 
 #include "models/attention_single_block.h"
 #include "models/op_model.h"
+#include "support/attention_builder.h"
 #include "support/chosen_plan.h"
 #include "support/gpu_builder.h"
 #include "workloads/training_step.h"
@@ -14,17 +15,15 @@ using namespace gpucast;
 
 namespace {
 wl::AttentionOp one_row(wl::Count seq_kv, wl::AttentionBackend backend) {
-  wl::AttentionOp a;
-  a.batch = 16;
-  a.heads = 12;
-  a.kv_heads = 12;
-  a.seq_q = 1;
-  a.seq_kv = seq_kv;
-  a.head_dim = 64;
-  a.causal = true;
-  a.dtype = DataType::bf16;
-  a.backend = backend;
-  return a;
+  return test::attention_builder{}
+      .batch(16)
+      .heads(12)
+      .seq_q(1)
+      .seq_kv(seq_kv)
+      .head_dim(64)
+      .causal()
+      .backend(backend)
+      .build();
 }
 }  // namespace
 

@@ -5,22 +5,22 @@
 #include <cmath>
 
 #include "models/op_model.h"
+#include "support/attention_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
 
 namespace {
 wl::AttentionOp attention(wl::Count seq_q, wl::Count seq_kv, bool backward = false) {
-  wl::AttentionOp a;
-  a.batch = 1;
-  a.heads = 32;
-  a.kv_heads = 8;
-  a.seq_q = seq_q;
-  a.seq_kv = seq_kv;
-  a.head_dim = 128;
-  a.dtype = DataType::bf16;
-  a.backward = backward;
-  return a;
+  return test::attention_builder{}
+      .batch(1)
+      .heads(32)
+      .kv_heads(8)
+      .seq_q(seq_q)
+      .seq_kv(seq_kv)
+      .head_dim(128)
+      .backward(backward)
+      .build();
 }
 }  // namespace
 
