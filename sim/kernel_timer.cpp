@@ -131,6 +131,7 @@ KernelTiming time_kernel_from(const models::KernelPlan& k, const device::Device&
   out.exec_us += fill + k.extra_us + startup_us;
   out.memory_us += k.extra_us;
   out.latency_us += fill + startup_us;
+  if (out.matrix) out.matrix_busy_us = std::min(out.exec_us, blocks * pipe_us / gpu.sms());
   return out;
 }
 

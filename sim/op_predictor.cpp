@@ -78,8 +78,7 @@ void OpPredictor::finish(OpTiming& t, const wl::Op& op) const {
 
 Microseconds OpTiming::matrix_us() const {
   Microseconds us = 0;
-  for (const auto& k : kernels)
-    if (k.matrix) us += k.exec_us;
+  for (const auto& k : kernels) us += std::min(k.exec_us, k.matrix_busy_us);
   return us;
 }
 

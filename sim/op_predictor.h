@@ -40,7 +40,7 @@ struct OpTiming {
   // collective's eager time carries the host's issue floor; inside a graph only its GPU time counts.
   Microseconds graph_exec_us = -1;
   Bound bound = Bound::memory;
-  // Execution on the tensor cores (the power limiter's matrix work).
+  // The tensor cores' busy time (the power limiter's matrix work).
   [[nodiscard]] Microseconds matrix_us() const;
 };
 

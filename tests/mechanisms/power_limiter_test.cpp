@@ -92,7 +92,8 @@ SCENARIO("a GEMM in a GEMM-only chain takes longer than the same GEMM between me
   const double interleaved =
       first_gemm_exec_us(gemm_kernel(0) + cast_kernel(0) + gemm_kernel(1) + cast_kernel(1));
   CHECK(chain > 1.2 * interleaved);
-  // The chain is (almost) all matrix work: the full-duty time.
+  // The chain is almost all matrix work: near the full-duty time (its tensor cores idle in the last
+  // wave's tail and between launches, so its share is a little under 1).
   const device::Device gpu = limited_gpu();
-  CHECK(chain == Approx(sim::OpPredictor(gpu.at_matrix_share(1)).predict(gemm4096()).exec_us).epsilon(0.02));
+  CHECK(chain == Approx(sim::OpPredictor(gpu.at_matrix_share(1)).predict(gemm4096()).exec_us).epsilon(0.05));
 }
