@@ -72,6 +72,15 @@ Device::Device(const hw::GpuSpec& g)
   // A memory-side cache behind the L2 (AMD Infinity Cache; 0 on NVIDIA) serves reuse as well.
   memory_side_cache_bytes_ = g.cache.infinity_cache_mb * 1024 * 1024;
   l2_reuse_fraction_ = g.cache.l2_reuse_fraction;
+  if (g.power.matrix_clock_mhz)
+    power_limiter_ = PowerLimiter{g.sm.boost_clock_mhz, *g.power.matrix_clock_mhz, g.power.matrix_knee_share};
+}
+
+Device Device::at_matrix_share(double share) const {
+  Device d = *this;
+  d.matrix_share_ = share;
+  d.matrix_clock_factor_ = device::matrix_clock_factor(power_limiter_, share);
+  return d;
 }
 
 int Device::blocks_per_sm(const BlockResources& block, const std::string& kernel) const {

@@ -4,12 +4,14 @@
 // FLOP/us per SM, cycles -> us), the occupancy rule, the L2 capacity rule and the launch and host
 // costs. Nothing under models/ or sim/ reads the description itself.
 #include <map>
+#include <optional>
 #include <string>
 
 #include "common/dtype.h"
 #include "device/launch_costs.h"
 #include "device/occupancy.h"
 #include "device/pipe.h"
+#include "device/power_limiter.h"
 #include "device/units.h"
 
 namespace gpucast::hw {
@@ -99,6 +101,18 @@ class Device {
   // UnsupportedError when the GPU lacks it.
   [[nodiscard]] FlopsPerUs tensor_peak_per_sm(DataType dtype) const;
 
+  // The board power limiter under tensor-core work (device/power_limiter.h); none where the
+  // description gives no power.matrix_clock_mhz.
+  [[nodiscard]] const std::optional<PowerLimiter>& power_limiter() const { return power_limiter_; }
+  // The share of tensor-core work in the window this view times GEMMs in. No value: a standalone op
+  // as do_bench times it, whose share the op predictor derives from the flush between calls.
+  [[nodiscard]] std::optional<double> matrix_share() const { return matrix_share_; }
+  // This view inside a window whose matrix share is `share`.
+  [[nodiscard]] Device at_matrix_share(double share) const;
+  // Tensor-core GEMM rate relative to the fitted one: the fitted GEMM efficiency holds at full
+  // matrix duty (back to back, the limited clock), and less matrix work leaves a higher clock.
+  [[nodiscard]] double matrix_clock_factor() const { return matrix_clock_factor_; }
+
  private:
   std::string id_, name_, vendor_, architecture_;
   int cc_major_ = 0;
@@ -115,6 +129,9 @@ class Device {
   Bytes memory_side_cache_bytes_ = 0;
   double l2_reuse_fraction_ = 1;
   std::map<DataType, double> tensor_types_;
+  std::optional<PowerLimiter> power_limiter_;
+  std::optional<double> matrix_share_;
+  double matrix_clock_factor_ = 1;
 };
 
 }  // namespace gpucast::device

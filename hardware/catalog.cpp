@@ -293,6 +293,8 @@ GpuSpec build_spec(const std::string& id, const std::string& origin, const FlatT
 
   s.power.tdp_w = number(values, "power.tdp_w");
   s.power.idle_w = maybe_number(values, "power.idle_w");
+  s.power.matrix_clock_mhz = maybe_number(values, "power.matrix_clock_mhz");
+  if (auto knee = maybe_number(values, "power.matrix_knee_share")) s.power.matrix_knee_share = *knee;
   s.price.usd = number(values, "price.usd");
   s.price.launch_usd = maybe_number(values, "price.launch_usd");
   s.price.kind = text(values, "price.kind");

@@ -70,8 +70,12 @@ struct LaunchSpec {
 };
 
 struct PowerSpec {
-  double tdp_w = 0;
+  double tdp_w = 0;  // the board power limit
   std::optional<double> idle_w;
+  // The power limiter under tensor-core work (device/power_limiter.h): the SM clock at full matrix
+  // duty, and the matrix share up to which the boost clock holds. No value: no limiter modelled.
+  std::optional<double> matrix_clock_mhz;
+  double matrix_knee_share = 1;
 };
 
 struct PriceSpec {

@@ -154,6 +154,12 @@ Pipe pipe_for(DataType t, const device::Device& gpu) {
   return Pipe::tensor;
 }
 
+// The library path's tensor-core rate follows the SM clock the power limiter leaves for the
+// window's matrix share (device/power_limiter.h); the fitted efficiency holds at full matrix duty.
+double limited_clock_factor(Pipe pipe, const device::Device& gpu) {
+  return pipe == Pipe::tensor ? gpu.matrix_clock_factor() : 1.0;
+}
+
 }  // namespace
 
 double gemm_k_step(DataType t) {
@@ -215,7 +221,8 @@ PlanOption segment_k_option(const GemmShape& g, const Tile& t, double k_exec, do
   k.pipe = pipe;
   k.dtype = g.in;
   k.pipe_flops = 2 * t.tm * t.tn * k_exec * share;
-  k.pipe_efficiency = g.efficiency * std::min(1.0, std::min(t.tm, t.tn) / gpu.tensor_tile_rows());
+  k.pipe_efficiency = g.efficiency * std::min(1.0, std::min(t.tm, t.tn) / gpu.tensor_tile_rows()) *
+                      limited_clock_factor(pipe, gpu);
   k.l2_bytes = ((g.a_loaded_share * t.tm + (multicast_b ? 1.0 / kClusterCtas : 1.0) * t.tn) * k_exec * e_in +
                 out_tile_bytes) *
                share;
@@ -299,7 +306,8 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
       k.pipe_flops = 2 * t.tm * t.tn * k_exec;
       // wgmma needs 64 rows per warpgroup: a side narrower than 64 wastes tensor-core issue.
       const double narrow = std::min(t.tm, t.tn);
-      k.pipe_efficiency = g.efficiency * (warp_mma ? 1.0 : std::min(1.0, narrow / gpu.tensor_tile_rows()));
+      k.pipe_efficiency = g.efficiency * (warp_mma ? 1.0 : std::min(1.0, narrow / gpu.tensor_tile_rows())) *
+                          limited_clock_factor(pipe, gpu);
       // The unaligned fallback's narrow loads set its rate as a share of the nominal peak, not of
       // the description's sustained mma.sync rate (gemm_alignment.h).
       if (g.unaligned_fallback && pipe == Pipe::mma_sync)

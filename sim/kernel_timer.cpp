@@ -86,6 +86,7 @@ KernelTiming time_kernel_from(const models::KernelPlan& k, const device::Device&
   out.waves = blocks / slots;
   out.dram_bytes = k.dram_bytes * blocks;
   out.flops = k.pipe_flops * blocks;
+  out.matrix = k.pipe == models::Pipe::tensor || k.pipe == models::Pipe::mma_sync;
 
   // One block's arithmetic with the whole SM to itself (its residents share the SM in `wave`).
   const double pipe_us =
@@ -130,6 +131,7 @@ KernelTiming time_kernel_from(const models::KernelPlan& k, const device::Device&
   out.exec_us += fill + k.extra_us + startup_us;
   out.memory_us += k.extra_us;
   out.latency_us += fill + startup_us;
+  if (out.matrix) out.matrix_busy_us = std::min(out.exec_us, blocks * pipe_us / gpu.sms());
   return out;
 }
 

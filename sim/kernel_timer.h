@@ -29,6 +29,10 @@ struct KernelTiming {
   // The execution when every load finds its data in the L2 (a warm consumer, sim/warm_l2.h): reads
   // cost L2 traffic only, dependent round trips and the first load wait the L2's round trip.
   Microseconds l2_input_exec_us = 0;
+  bool matrix = false;  // runs on the tensor cores: matrix work, which the power limiter counts
+  // Time the tensor cores are busy, averaged over the SMs (pipe work at the rate the kernel is
+  // timed at, at most exec_us): what the kernel adds to the power limiter's matrix share.
+  Microseconds matrix_busy_us = 0;
   [[nodiscard]] Bound bound() const;
 };
 

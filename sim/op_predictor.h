@@ -1,7 +1,8 @@
 #pragma once
 // Predicts one op running alone with do_bench semantics: CUDA events around the op, launches
-// queued behind the L2 flush. Times every option the op model offers and keeps the fastest; the
-// same ranked list is what `explain` shows, so the two cannot disagree.
+// queued behind the L2 flush (which, with the op, sets the share of matrix work the power limiter
+// sees, unless the device view already carries a window's share). Times every option the op model offers and
+// keeps the fastest; the same ranked list is what `explain` shows, so the two cannot disagree.
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -39,6 +40,8 @@ struct OpTiming {
   // collective's eager time carries the host's issue floor; inside a graph only its GPU time counts.
   Microseconds graph_exec_us = -1;
   Bound bound = Bound::memory;
+  // The tensor cores' busy time (the power limiter's matrix work).
+  [[nodiscard]] Microseconds matrix_us() const;
 };
 
 class OpPredictor {
@@ -46,6 +49,8 @@ class OpPredictor {
   explicit OpPredictor(device::Device gpu);
   // With a system, collectives are timed by the collective model; without one they are an error.
   explicit OpPredictor(const hw::SystemSpec& system);
+  // The same with `gpu` as the view of the system's GPU (e.g. inside a window, Device::at_matrix_share).
+  OpPredictor(const hw::SystemSpec& system, device::Device gpu);
   [[nodiscard]] const hw::SystemSpec* system() const { return system_ ? &*system_ : nullptr; }
   [[nodiscard]] const device::Device& device() const { return gpu_; }
   // Cached by the op's parameters: identical ops in a workload are timed once.
@@ -55,6 +60,8 @@ class OpPredictor {
   [[nodiscard]] std::vector<OpTiming> rank_options(const wl::Op& op) const;
 
  private:
+  // rank_options on this predictor's device as it is (no do_bench duty applied).
+  [[nodiscard]] std::vector<OpTiming> rank_at_device_share(const wl::Op& op) const;
   [[nodiscard]] OpTiming time_option(const models::PlanOption& option) const;
   [[nodiscard]] OpTiming compute(const wl::Op& op) const;
   void finish(OpTiming& t, const wl::Op& op) const;

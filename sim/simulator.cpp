@@ -1,5 +1,6 @@
 #include "sim/simulator.h"
 
+#include <cmath>
 #include <unordered_map>
 
 #include "common/huge_pages.h"
@@ -8,6 +9,11 @@
 #include "sim/warm_l2.h"
 
 namespace gpucast::sim {
+namespace {
+// Matrix shares are rounded to this step before a step is timed again at the power limiter's clock:
+// steps whose shares round alike share one pass and its cache (the clock moves by under 1 MHz).
+constexpr double kShareStep = 1e-3;
+}  // namespace
 
 std::map<std::string, Microseconds> Prediction::time_by_op() const {
   return attribute_time(*this).by_op;
@@ -18,17 +24,51 @@ std::map<std::string, Microseconds> Prediction::time_by_bound() const {
 }
 
 Simulator::Simulator(device::Device gpu)
-    : predictor_(std::move(gpu)),
-      host_(host_from_launch(predictor_.device().launch(), predictor_.device().id())) {}
+    : standalone_{OpPredictor(std::move(gpu)), {}},
+      host_(host_from_launch(device().launch(), device().id())) {}
 
 Simulator::Simulator(device::Device gpu, hw::HostSpec host)
-    : predictor_(std::move(gpu)), host_(std::move(host)) {}
+    : standalone_{OpPredictor(std::move(gpu)), {}}, host_(std::move(host)) {}
 
 Simulator::Simulator(const hw::SystemSpec& system)
-    : predictor_(system), host_(host_from_launch(predictor_.device().launch(), predictor_.device().id())) {}
+    : standalone_{OpPredictor(system), {}}, host_(host_from_launch(device().launch(), device().id())) {}
 
 Simulator::Simulator(const hw::SystemSpec& system, hw::HostSpec host)
-    : predictor_(system), host_(std::move(host)) {}
+    : standalone_{OpPredictor(system), {}}, host_(std::move(host)) {}
+
+void Simulator::time_ops(const wl::Workload& w, Pass& pass, std::vector<const OpTiming*>& ops) {
+  ops.clear();
+  reserve_large(ops, w.size());
+  std::map<int, size_t> last_on_stream;  // the producer for sim/warm_l2.h
+  for (const auto& k : w.kernels()) {
+    const OpTiming* timing = nullptr;
+    try {
+      timing = &pass.predictor.predict(k.op);
+    } catch (const UnsupportedError& e) {
+      // A collective's problem (no system, too many ranks) points at the kernel that asked for it.
+      if (!std::holds_alternative<wl::CollectiveOp>(k.op)) throw;
+      throw InputError(w.where(ops.size()), k.name, e.what());
+    }
+    if (const auto prev = last_on_stream.find(k.stream); prev != last_on_stream.end()) {
+      const wl::Op& producer = w.kernels()[prev->second].op;
+      if (auto warm = warm_l2_timing(k.op, *timing, producer, pass.predictor.device()))
+        timing = &pass.warm.try_emplace(std::pair{k.op, producer}, std::move(*warm)).first->second;
+    }
+    last_on_stream[k.stream] = ops.size();
+    ops.push_back(timing);
+  }
+}
+
+Simulator::Pass& Simulator::limited_pass(double share) {
+  const long key = std::lround(share / kShareStep);
+  auto it = limited_.find(key);
+  if (it != limited_.end()) return it->second;
+  const double rounded = double(key) * kShareStep;
+  if (system())
+    return limited_.emplace(key, Pass{OpPredictor(*system(), device().at_matrix_share(rounded)), {}})
+        .first->second;
+  return limited_.emplace(key, Pass{OpPredictor(device().at_matrix_share(rounded)), {}}).first->second;
+}
 
 Prediction Simulator::predict(const wl::Workload& w) {
   Prediction p;
@@ -37,31 +77,26 @@ Prediction Simulator::predict(const wl::Workload& w) {
   p.workload = w.name();
   p.launch = w.launch();
   std::vector<const OpTiming*> ops;
-  reserve_large(ops, w.size());
-  std::map<int, size_t> last_on_stream;  // the producer for sim/warm_l2.h
-  for (const auto& k : w.kernels()) {
-    const OpTiming* timing = nullptr;
-    try {
-      timing = &predictor_.predict(k.op);
-    } catch (const UnsupportedError& e) {
-      // A collective's problem (no system, too many ranks) points at the kernel that asked for it.
-      if (!std::holds_alternative<wl::CollectiveOp>(k.op)) throw;
-      throw InputError(w.where(ops.size()), k.name, e.what());
-    }
-    if (const auto prev = last_on_stream.find(k.stream); prev != last_on_stream.end()) {
-      const wl::Op& producer = w.kernels()[prev->second].op;
-      if (auto warm = warm_l2_timing(k.op, *timing, producer, device()))
-        timing = &warm_.try_emplace(std::pair{k.op, producer}, std::move(*warm)).first->second;
-    }
-    last_on_stream[k.stream] = ops.size();
-    ops.push_back(timing);
-    p.flops += timing->flops;
-    p.dram_bytes += timing->dram_bytes;
-  }
+  time_ops(w, standalone_, ops);
   // The host side: a replayed trace keeps its recorded host time, any other workload is issued by
   // the host description (sim/host_schedule.h).
   HostTimeline h;
-  const Timeline t = schedule_host_and_gpu(w, ops, device().rates().dram, device().launch(), host_, h);
+  Timeline t = schedule_host_and_gpu(w, ops, device().rates().dram, device().launch(), host_, h);
+  if (device().power_limiter() && t.total_us > 0) {
+    // The power limiter sets the clock from the step's share of matrix work: time the step again
+    // with GEMMs at that clock (device/power_limiter.h).
+    Microseconds matrix_us = 0;
+    for (const OpTiming* op : ops) matrix_us += op->matrix_us();
+    if (matrix_us > 0) {
+      time_ops(w, limited_pass(matrix_us / t.total_us), ops);
+      h = HostTimeline{};
+      t = schedule_host_and_gpu(w, ops, device().rates().dram, device().launch(), host_, h);
+    }
+  }
+  for (const OpTiming* op : ops) {
+    p.flops += op->flops;
+    p.dram_bytes += op->dram_bytes;
+  }
   p.total_us = t.total_us;
   p.gpu_busy_us = t.gpu_busy_us;
   p.host_us = t.host_us;

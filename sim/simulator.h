@@ -71,17 +71,15 @@ class Simulator {
   // eager launch costs); with one, every rank's host is that host.
   explicit Simulator(const hw::SystemSpec& system);
   Simulator(const hw::SystemSpec& system, hw::HostSpec host);
-  [[nodiscard]] const hw::SystemSpec* system() const { return predictor_.system(); }
+  [[nodiscard]] const hw::SystemSpec* system() const { return standalone_.predictor.system(); }
   Simulator(device::Device gpu, hw::HostSpec host);
-  [[nodiscard]] const device::Device& device() const { return predictor_.device(); }
+  [[nodiscard]] const device::Device& device() const { return standalone_.predictor.device(); }
   [[nodiscard]] const hw::HostSpec& host() const { return host_; }
   // The Prediction points into this simulator's cache: keep the simulator alive while using it.
   [[nodiscard]] Prediction predict(const wl::Workload& w);
-  [[nodiscard]] const OpTiming& predict_op(const wl::Op& op) { return predictor_.predict(op); }
+  [[nodiscard]] const OpTiming& predict_op(const wl::Op& op) { return standalone_.predictor.predict(op); }
 
  private:
-  OpPredictor predictor_;
-  hw::HostSpec host_;
   // Timings of kernels that find their input warm in the L2 (sim/warm_l2.h), by consumer and producer.
   struct OpPairHash {
     std::size_t operator()(const std::pair<wl::Op, wl::Op>& p) const {
@@ -93,7 +91,21 @@ class Simulator {
       return OpEqual{}(a.first, b.first) && OpEqual{}(a.second, b.second);
     }
   };
-  std::unordered_map<std::pair<wl::Op, wl::Op>, OpTiming, OpPairHash, OpPairEqual> warm_;
+  using WarmCache = std::unordered_map<std::pair<wl::Op, wl::Op>, OpTiming, OpPairHash, OpPairEqual>;
+  // One timing of every op: standalone (do_bench) first, then per window matrix share (the power
+  // limiter's clock for the step, device/power_limiter.h).
+  struct Pass {
+    OpPredictor predictor;
+    WarmCache warm;
+  };
+  // Each op's timing in `pass`, warm-L2 consumers included, into `ops`.
+  void time_ops(const wl::Workload& w, Pass& pass, std::vector<const OpTiming*>& ops);
+  // The pass that times GEMMs at the power limiter's clock for a window whose matrix share is `share`.
+  [[nodiscard]] Pass& limited_pass(double share);
+
+  Pass standalone_;
+  std::map<long, Pass> limited_;  // by matrix share in thousandths
+  hw::HostSpec host_;
   // Text of each distinct timing's op (KernelPrediction's views point here).
   struct Label {
     std::string op, shape, sol_pipe;
