@@ -48,6 +48,15 @@ constexpr double kThreePassInstructionsPerIteration = 136;
 // and stores): its instruction count follows the padded row. Fit on the dev and calibration splits,
 // H100+H200, together with kWarpSoftmaxStoreIterationCycles (was 50 without that chain).
 constexpr double kWarpSoftmaxInstructionsPerElement = 40;
+// softmax_warp_forward loads one element per lane per iteration, unvectorized
+// (PersistentSoftmax.cuh; library fact): a 16-bit row reaches the memory system as 64-byte warp
+// requests, half a 128-byte line each, where fp32 rows send whole lines. Those half-line reads stream
+// at this share of the full-line read rate, and a later wave's load round trip drains its rows at
+// that rate too. Fit on the dev split, H100+H200 (0.6-0.7 tried): 16-bit rows of 512-2,048 columns
+// over many waves ran 11-18% longer than predicted while fp32 rows of the same shapes were within 2%.
+constexpr double kWarpSoftmaxHalfLineReadEfficiency = 0.65;
+// The element size below which a lane's load covers less than a 4-byte word (fp16, bf16).
+constexpr double kWarpSoftmaxFullWordBytes = 4;
 // SoftMax.cu dispatches rows of at most 2048 elements and 8 KiB to softmax_warp_forward (library fact).
 constexpr double kWarpSoftmaxMaxColumns = 2048;
 constexpr double kWarpSoftmaxMaxRowBytes = 8192;
@@ -238,6 +247,11 @@ PlanOption softmax_plan(const wl::RowOp& r, const device::Device& gpu) {
     k.sfu_ops = elements;
     k.dram_rounds = 1;
     k.bytes_in_flight = rows_per_block * cols * e;  // the whole row is loaded into registers
+    if (e < kWarpSoftmaxFullWordBytes) {
+      // Half-line 16-bit requests: a slower stream, and a round trip that drains at that rate.
+      k.dram_read_efficiency = kWarpSoftmaxHalfLineReadEfficiency;
+      k.bytes_in_flight /= kWarpSoftmaxHalfLineReadEfficiency;
+    }
     // The write-out walks the row's real iterations one after another (per row of the warp).
     const double warp_lanes = std::min(padded, static_cast<double>(gpu.warp_size()));
     const double store_iterations = std::min(rows, rows_per_warp) * std::ceil(cols / warp_lanes);
