@@ -89,7 +89,9 @@ Prediction Simulator::predict(const wl::Workload& w) {
     for (const OpTiming* op : ops) matrix_us += op->matrix_us();
     if (matrix_us > 0) {
       time_ops(w, limited_pass(matrix_us / t.total_us), ops);
+      // The first pass's timelines go before the second's are built: one step's worth at a time.
       h = HostTimeline{};
+      t = Timeline{};
       t = schedule_host_and_gpu(w, ops, device().rates().dram, device().launch(), host_, h);
     }
   }
