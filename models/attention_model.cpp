@@ -91,8 +91,28 @@ constexpr int kEfficientWarpsPerSmMinCc = 8;
 constexpr double kRegistersPerSm = 65536;
 // Registers per thread are allocated in steps of this many (CUDA occupancy calculator).
 constexpr int kRegisterStep = 8;
-// Causal kernels mask the diagonal tiles element by element.
+// Causal warp-level kernels (FlashAttention-2, memory-efficient) mask the diagonal tiles element by
+// element: a share of every step (warpgroup kernels: kCausalDiagonalMaskSteps below).
 constexpr double kCausalEfficiency = 0.9;
+// The warpgroup forward kernels' products run at a share of the datasheet tensor peak, the same on
+// the H100 and the H200, not at the calibrated cuBLASLt rate: that rate is timed back to back at the
+// power limiter's full-duty clock and calibrates lower on the H200 (bf16 0.708 against 0.744), while
+// the same cuDNN sm90 flash_fprop kernels take the same time on both GPUs (dev: the compute-bound
+// cases within 3%), their softmax between the products keeping the matrix duty and the power lower
+// (as the backward's kCudnnBackwardPeakShare). Fit on the dev split's cuDNN forward cases, H100 and
+// H200 together, with the causal mask below (shares 0.70-0.78 scanned, 0.72 best with the mask and
+// without): dev attention MAPE 6.5% -> 6.2% (H100), 11.5% -> 10.1% (H200 calibrated).
+constexpr double kWarpgroupForwardPeakShare = 0.72;
+// A causal warpgroup block computes its diagonal tile whole and masks it element by element, once per
+// block, not a share of every step: the mask's lane instructions per score of that tile (each
+// score's row and column from the fragment layout, the compare and the select) and the products'
+// share its exposed mask costs, in KV steps. Dev: with kCausalEfficiency (0.9) on every step the long
+// causal head_dim 128 cases came out 4-10% long and the head_dim 64 ones 4-11% short (softmax-bound
+// there, so the mask's instructions show); the trace's causal cuDNN forwards (b8 h12 1024 d64) 15%
+// short. Fit on the dev split, H100 and H200 together, with kWarpgroupForwardPeakShare (0-1 steps and
+// 0-48 instructions scanned): dev attention MAPE 6.2% -> 5.8% (H100), 10.1% -> 9.4% (H200 calibrated).
+constexpr double kCausalDiagonalMaskSteps = 0.3;
+constexpr double kCausalMaskInstructionsPerScore = 16;
 // Compute capabilities with warpgroup (wgmma / tcgen05) tensor-core instructions: datacenter
 // Hopper (9.x) and Blackwell (10.x); consumer Blackwell (12.x) runs warp-level mma kernels (CUDA
 // programming guide). FlashAttention-2 needs compute capability 8.0 (its README).
@@ -311,7 +331,16 @@ PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
   k.pipe_flops = 4 * d * scores;
   // The diagonal step of a causal block computes a full tile and masks half of it.
   k.pipe_efficiency = (a.causal ? kCausalEfficiency : 1.0) * (efficient ? kEfficientForwardEfficiency : 1.0);
+  if (tiles.pipe == Pipe::tensor) {
+    // Warpgroup kernels: a share of the datasheet peak; causal blocks pay their diagonal tile's mask.
+    const double mask = a.causal ? 1.0 / (1.0 + kCausalDiagonalMaskSteps / steps) : 1.0;
+    k.pipe_efficiency = mask * kWarpgroupForwardPeakShare * gpu.tensor_peak_per_sm(a.dtype) /
+                        gpu.pipe_rate(Pipe::tensor, a.dtype);
+  }
   k.simt_instructions = kSoftmaxInstructionsPerScore * scores;
+  // A causal warpgroup block masks its diagonal tile (kCausalMaskInstructionsPerScore).
+  if (tiles.pipe == Pipe::tensor && a.causal)
+    k.simt_instructions += kCausalMaskInstructionsPerScore * block_q * block_kv;
   k.sfu_ops = scores;
   k.overlap = tiles.overlap;
   // DRAM: Q, K, V and O once (the K/V of one head is shared by its query blocks through L2).
