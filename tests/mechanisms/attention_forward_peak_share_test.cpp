@@ -67,3 +67,14 @@ SCENARIO(
     CHECK(k.simt_instructions == Approx(8 * 128.0 * 128.0));
   }
 }
+
+SCENARIO("Hopper's memory-efficient forward runs at 0.375 of 0.574 of the datasheet peak") {
+  const auto efficient = test::attention_builder{}.seq(2048).backend(wl::AttentionBackend::efficient).build();
+  for (const char* mma_sync_efficiency : {"0.5", "0.629", "0.8"}) {
+    const device::Device gpu(test::gpu_builder{}.set("efficiency.mma_sync", mma_sync_efficiency).build());
+    REQUIRE(gpu.cc_major() == 9);
+    const auto k = models::plan_op(efficient, gpu).front().kernels.back();
+    CHECK(k.pipe_efficiency * gpu.pipe_rate(device::Pipe::mma_sync, DataType::bf16) ==
+          Approx(0.375 * 0.574 * gpu.tensor_peak_per_sm(DataType::bf16)));
+  }
+}
