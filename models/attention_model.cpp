@@ -178,6 +178,14 @@ constexpr double kAutogradNodeOverEagerOp = 12.0 / 5.81;
 // (autograd_measured_us) against their kernels and do_bench's flush, less one node and its launches:
 // median 14 eager ops on the H100 box, 26 on the H200 box, 21 over both.
 constexpr double kAutogradCallOverEagerOp = 21;
+// The math forward's host ops beside its modelled kernels (PyTorch's _scaled_dot_product_attention_math
+// as the H100 and H200 profiles show it, dev and calibration; library facts): the causal mask's
+// ones, tril, two fills and a where; _safe_softmax's zero fill; at::matmul's two expands, two reshapes
+// and _unsafe_view per product; k's transpose.
+constexpr double kMathCausalMaskOps = 5;
+constexpr double kMathSafeSoftmaxFillOps = 1;
+constexpr double kMathMatmulViewOps = 5;
+constexpr double kMathTransposeOps = 1;
 
 // Average number of KV steps a query block executes; causal blocks stop at the diagonal
 // (aligned to the end of the keys, as FlashAttention does when seq_q < seq_kv).
@@ -571,6 +579,17 @@ PlanOption math_attention(const wl::AttentionOp& a, const device::Device& gpu) {
     const double launches = double(option.kernels.size() + option.sub_ops.size());
     const double eager_us = gpu.launch().host_eager_us;
     option.host_us = (kAutogradCallOverEagerOp + launches + nodes * kAutogradNodeOverEagerOp) * eager_us;
+    option.host_between_launches = true;
+  } else {
+    // The forward is eager ops issued one after another by the host (an eager op's host time each):
+    // every kernel's op, the causal mask's five small kernels the model leaves out (ones, tril, two
+    // fills and the where of the boolean mask's conversion; _safe_softmax's zero fill), and each
+    // matmul's expand, reshape and _unsafe_view views plus k's transpose, which launch nothing (the H100
+    // and H200 profiles' kernels of the math forward, dev). Shorter than do_bench's flush it hides.
+    const double launches = double(option.kernels.size() + option.sub_ops.size()) + kMathSafeSoftmaxFillOps +
+                            (a.causal ? kMathCausalMaskOps : 0);
+    const double views = 2 * kMathMatmulViewOps + kMathTransposeOps;
+    option.host_us = (launches + views) * gpu.launch().host_eager_us;
     option.host_between_launches = true;
   }
   return option;
