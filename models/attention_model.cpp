@@ -12,6 +12,7 @@
 #include "models/attention_single_block.h"
 #include "models/block_dispatch.h"
 #include "models/helper_kernels.h"
+#include "models/reduce_writeback.h"
 
 namespace gpucast::models {
 namespace {
@@ -54,8 +55,6 @@ constexpr double kPrefillFixedCycles = 7000;
 // start-up 0-6,000 cycles): dev attention MAPE 9.3% -> 8.0% (H100), 13.4% -> 12.1% (H200).
 constexpr double kWarpgroupPrefillStartupCycles = 4000;
 constexpr double kWarpgroupPrefillFixedCycles = 6000;
-// The split-KV partial store (decode): dev half of the first H200 run.
-constexpr double kDecodeFixedCycles = 1000;
 // Decode kernels: 128 threads at 128 registers; the grid is split to fill the SMs this many times.
 constexpr int kDecodeThreads = 128;
 constexpr int kDecodeRegisters = 128;
@@ -91,8 +90,35 @@ constexpr int kEfficientWarpsPerSmMinCc = 8;
 constexpr double kRegistersPerSm = 65536;
 // Registers per thread are allocated in steps of this many (CUDA occupancy calculator).
 constexpr int kRegisterStep = 8;
-// Causal kernels mask the diagonal tiles element by element.
+// Causal warp-level kernels (FlashAttention-2, memory-efficient) mask the diagonal tiles element by
+// element: a share of every step (warpgroup kernels: kCausalDiagonalMaskSteps below).
 constexpr double kCausalEfficiency = 0.9;
+// The warpgroup forward kernels' products run at a share of the datasheet tensor peak, the same on
+// the H100 and the H200, not at the calibrated cuBLASLt rate: that rate is timed back to back at the
+// power limiter's full-duty clock and calibrates lower on the H200 (bf16 0.708 against 0.744), while
+// the same cuDNN sm90 flash_fprop kernels take the same time on both GPUs (dev: the compute-bound
+// cases within 3%), their softmax between the products keeping the matrix duty and the power lower
+// (as the backward's kCudnnBackwardPeakShare). Fit on the dev split's cuDNN forward cases, H100 and
+// H200 together, with the causal mask below (shares 0.70-0.78 scanned, 0.72 best with the mask and
+// without): dev attention MAPE 6.5% -> 6.2% (H100), 11.5% -> 10.1% (H200 calibrated).
+constexpr double kWarpgroupForwardPeakShare = 0.72;
+// A causal warpgroup block computes its diagonal tile whole and masks it element by element, once per
+// block, not a share of every step: the mask's lane instructions per score of that tile (each
+// score's row and column from the fragment layout, the compare and the select) and the products'
+// share its exposed mask costs, in KV steps. Dev: with kCausalEfficiency (0.9) on every step the long
+// causal head_dim 128 cases came out 4-10% long and the head_dim 64 ones 4-11% short (softmax-bound
+// there, so the mask's instructions show); the trace's causal cuDNN forwards (b8 h12 1024 d64) 15%
+// short. Fit on the dev split, H100 and H200 together, with kWarpgroupForwardPeakShare (0-1 steps and
+// 0-48 instructions scanned): dev attention MAPE 6.2% -> 5.8% (H100), 10.1% -> 9.4% (H200 calibrated).
+constexpr double kCausalDiagonalMaskSteps = 0.3;
+constexpr double kCausalMaskInstructionsPerScore = 16;
+// Hopper's warp-level (mma.sync) attention kernels (FlashAttention-2, memory-efficient) likewise run
+// at a share of the datasheet peak, the Hopper default's mma.sync share (the H100's microbenchmark,
+// architectures/hopper.toml): the H200's own calibration (0.629 against the H100's 0.574) does not
+// show in the same kernels (dev: fmha_cutlassF 64x128, b1 h32 8192 d128, 6.19 ms on the H100 and 6.30
+// on the H200). Dev attention MAPE, H200 calibrated: 9.42% -> 9.24% (shares 0.55-0.60 scanned, H100
+// unchanged at 0.574).
+constexpr double kHopperMmaSyncPeakShare = 0.574;
 // Compute capabilities with warpgroup (wgmma / tcgen05) tensor-core instructions: datacenter
 // Hopper (9.x) and Blackwell (10.x); consumer Blackwell (12.x) runs warp-level mma kernels (CUDA
 // programming guide). FlashAttention-2 needs compute capability 8.0 (its README).
@@ -151,6 +177,14 @@ constexpr double kAutogradNodeOverEagerOp = 12.0 / 5.81;
 // (autograd_measured_us) against their kernels and do_bench's flush, less one node and its launches:
 // median 14 eager ops on the H100 box, 26 on the H200 box, 21 over both.
 constexpr double kAutogradCallOverEagerOp = 21;
+// The math forward's host ops beside its modelled kernels (PyTorch's _scaled_dot_product_attention_math
+// as the H100 and H200 profiles show it, dev and calibration; library facts): the causal mask's
+// ones, tril, two fills and a where; _safe_softmax's zero fill; at::matmul's two expands, two reshapes
+// and _unsafe_view per product; k's transpose.
+constexpr double kMathCausalMaskOps = 5;
+constexpr double kMathSafeSoftmaxFillOps = 1;
+constexpr double kMathMatmulViewOps = 5;
+constexpr double kMathTransposeOps = 1;
 
 // Average number of KV steps a query block executes; causal blocks stop at the diagonal
 // (aligned to the end of the keys, as FlashAttention does when seq_q < seq_kv).
@@ -311,7 +345,20 @@ PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
   k.pipe_flops = 4 * d * scores;
   // The diagonal step of a causal block computes a full tile and masks half of it.
   k.pipe_efficiency = (a.causal ? kCausalEfficiency : 1.0) * (efficient ? kEfficientForwardEfficiency : 1.0);
+  if (tiles.pipe == Pipe::tensor) {
+    // Warpgroup kernels: a share of the datasheet peak; causal blocks pay their diagonal tile's mask.
+    const double mask = a.causal ? 1.0 / (1.0 + kCausalDiagonalMaskSteps / steps) : 1.0;
+    k.pipe_efficiency = mask * kWarpgroupForwardPeakShare * gpu.tensor_peak_per_sm(a.dtype) /
+                        gpu.pipe_rate(Pipe::tensor, a.dtype);
+  }
+  // Hopper's mma.sync kernels: a share of the datasheet peak too (kHopperMmaSyncPeakShare).
+  if (tiles.pipe == Pipe::mma_sync && gpu.cc_major() == kHopperCcMajor)
+    k.pipe_efficiency *=
+        kHopperMmaSyncPeakShare * gpu.tensor_peak_per_sm(a.dtype) / gpu.pipe_rate(Pipe::mma_sync, a.dtype);
   k.simt_instructions = kSoftmaxInstructionsPerScore * scores;
+  // A causal warpgroup block masks its diagonal tile (kCausalMaskInstructionsPerScore).
+  if (tiles.pipe == Pipe::tensor && a.causal)
+    k.simt_instructions += kCausalMaskInstructionsPerScore * block_q * block_kv;
   k.sfu_ops = scores;
   k.overlap = tiles.overlap;
   // DRAM: Q, K, V and O once (the K/V of one head is shared by its query blocks through L2).
@@ -415,8 +462,19 @@ PlanOption decode(const wl::AttentionOp& a, const device::Device& gpu) {
   k.dram_bytes = (kv_bytes + 2 * q_bytes + partial_bytes) / k.blocks;
   k.dram_write_bytes = (q_bytes + partial_bytes) / k.blocks;
   k.l2_bytes = k.dram_bytes;
+  // Decode reads the whole KV cache and writes one row per head: the dirty lines its reads evict (the
+  // flush's or the step's earlier outputs) are written back while it streams (models/reduce_writeback.h).
+  // Dev, H100 and H200: the long decode kernels (90 us to 1.4 ms) measure 11-16 us over their profiled
+  // time under do_bench, against none for prefill kernels as long (compute bound, the write-backs
+  // hidden), about the L2's dirty share at the DRAM rate.
+  k.dirty_evicted_bytes = evicted_dirty_bytes(kv_bytes + q_bytes, 1, gpu) / k.blocks;
   k.dram_rounds = kAttentionDramRounds;
-  k.fixed_cycles = kDecodeFixedCycles;
+  // A decode block's serial part is the warp-level prefill's (kPrefillFixedCycles): the prologue, Q and
+  // the first K/V stage from a flushed L2, the final rescale and the (partial) store. Dev, H100 and
+  // H200: cuDNN's lean decode of b1 h32/8 1000 keys runs one 128-key step per block in 5.4-5.6 us
+  // (profiled), 2.3 us predicted with the former 1,000 cycles; the long decodes are memory bound either
+  // way. Dev attention MAPE 5.29% -> 4.93% (H100), 8.83% -> 8.30% (H200 calibrated).
+  k.fixed_cycles = kPrefillFixedCycles;
   // The library's decode path costs the host more per call (launch.host_attention_decode_us, a
   // host fact): do_bench hides host work shorter than its L2 flush; eager timelines pay it.
   PlanOption option{k.name, {k}, gpu.launch().host_attention_decode_us};
@@ -531,6 +589,17 @@ PlanOption math_attention(const wl::AttentionOp& a, const device::Device& gpu) {
     const double launches = double(option.kernels.size() + option.sub_ops.size());
     const double eager_us = gpu.launch().host_eager_us;
     option.host_us = (kAutogradCallOverEagerOp + launches + nodes * kAutogradNodeOverEagerOp) * eager_us;
+    option.host_between_launches = true;
+  } else {
+    // The forward is eager ops issued one after another by the host (an eager op's host time each):
+    // every kernel's op, the causal mask's five small kernels the model leaves out (ones, tril, two
+    // fills and the where of the boolean mask's conversion; _safe_softmax's zero fill), and each
+    // matmul's expand, reshape and _unsafe_view views plus k's transpose, which launch nothing (the H100
+    // and H200 profiles' kernels of the math forward, dev). Shorter than do_bench's flush it hides.
+    const double launches = double(option.kernels.size() + option.sub_ops.size()) + kMathSafeSoftmaxFillOps +
+                            (a.causal ? kMathCausalMaskOps : 0);
+    const double views = 2 * kMathMatmulViewOps + kMathTransposeOps;
+    option.host_us = (launches + views) * gpu.launch().host_eager_us;
     option.host_between_launches = true;
   }
   return option;
