@@ -64,6 +64,10 @@ const std::vector<GemmTile> kSm90ConvTilesTf32 = {{64, 32}, {128, 128}, {128, 19
 // ..._tilesize128x32x32_stage4 (conv2d-1124), dev and calibration profiles, f16f16 and bf16bf16 only.
 // Library facts; which family runs is left to the timing, as among the sm90 tiles.
 const std::vector<GemmTile> kSm80ConvTiles16Bit = {{64, 32}, {64, 64}, {128, 32}};
+// Every such profile runs one wave or less (40 to 98 tiles); the multi-wave grids of the dev and
+// calibration splits run sm90 kernels, even over rows those make slow (conv2d-1139: 614 tiles of
+// sm90 128x32, 4.7 waves). The heuristic's boundary is taken at one wave (assumption).
+constexpr double kSm80MaxWaves = 1;
 // DRAM moves whole 32-byte sectors: a strided filter that skips input pixels (a 1x1 stride-2
 // shortcut) reads only the pixels its taps touch once a pixel's channels fill a sector; narrower
 // pixels share sectors with the skipped ones (hardware fact).
@@ -230,7 +234,8 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& 
     sm80.a_serial_cycles_per_byte = 0;
     const double tk = warp_mma_k_step(g.in);
     sm80.k_padding_factor = double(c.r) * double(c.s) * std::ceil(channels / tk) * tk / g.k;
-    for (auto& option : gemm_options(sm80, gpu)) options.push_back(std::move(option));
+    for (auto& option : gemm_options(sm80, gpu))
+      if (option.kernels.back().blocks <= kSm80MaxWaves * gpu.sms()) options.push_back(std::move(option));
   }
   const std::string family = conv_algorithm_name(choice) + ": ";
   for (auto& option : options) {
