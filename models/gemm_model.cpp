@@ -242,6 +242,8 @@ PlanOption segment_k_option(const GemmShape& g, const Tile& t, double k_exec, do
   k.dram_rounds = kTileDramRounds;
   k.fixed_cycles =
       std::ceil(share) * (kTileFixedCycles + kEpilogueExposedShare * out_tile_bytes / kEpilogueBytesPerCycle);
+  k.extra_us = gpu.cycles_to_us(std::max(0.0, std::ceil(share) - 1) * g.a_serial_cycles_per_byte *
+                                g.a_loaded_share * t.tm * k_exec * e_in);
   k.startup_cycles = kStartupCycles;
   PlanOption option;
   option.name = k.name;
@@ -346,6 +348,11 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
       // kernel, the prologue (tensor-map fetch, barrier setup) and the last tile's drain.
       k.dram_rounds = kTileDramRounds;
       k.fixed_cycles = kTileFixedCycles + kEpilogueExposedShare * out_tile_bytes / kEpilogueBytesPerCycle;
+      if (g.a_serial_cycles_per_byte > 0) {
+        const double later_tiles = std::max(0.0, ceil_div(blocks, double(sms) * kTensorBlocksPerSm) - 1);
+        k.extra_us = gpu.cycles_to_us(later_tiles * g.a_serial_cycles_per_byte * g.a_loaded_share * t.tm *
+                                      k_exec * e_in);
+      }
       k.startup_cycles = kStartupCycles;
       // Cooperative kernels: the epilogue keeps the tensor cores idle after each K loop.
       if (tensor && !warp_mma && area > kCooperativeMinTileArea) {

@@ -26,6 +26,11 @@ struct GemmShape {
   // Share of the A tile's rows a K step loads: implicit GEMM's taps that fall in the zero padding
   // around the image load nothing (predicated off or zero-filled by the copy engine). 1 for a GEMM.
   double a_loaded_share = 1;
+  // A tile gathers that the K loop does not overlap: every tile an SM runs after its first pays this
+  // many cycles per loaded A byte on top of the timed K loop (0: the gathers hide under the MMAs, as
+  // in every GEMM). cuDNN's sm90 convolution kernels over pixel rows that are not whole 128-byte
+  // lines (conv_model.cpp).
+  double a_serial_cycles_per_byte = 0;
   double efficiency = 1;  // library-path factor on the tensor rate (implicit GEMM address math)
   // Ampere-class (sm80) kernels on warp-level mma.sync: K steps of one 64-byte row, no
   // thread-block-cluster multicast, no wgmma 64-row minimum; on Hopper the mma_sync pipe. cuDNN

@@ -1,7 +1,8 @@
 // cuDNN on Hopper (models/conv_model.cpp): beside its sm90 kernels a 16-bit implicit-GEMM
 // convolution may run the sm80 mma.sync kernels (tiles 64x32, 64x64 and 128x32), tf32 has none; and
 // no cuDNN convolution kernel is split over K with a separate reduce kernel on Hopper (segment-K or a
-// small sm80 tile instead), while older GPUs keep the split-K options.
+// small sm80 tile instead), while older GPUs keep the split-K options. The sm80 kernels are offered
+// for grids of one wave at most.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -57,4 +58,15 @@ SCENARIO("no Hopper convolution is split over K with a reduce kernel; an Ampere 
   CHECK_FALSE(
       offers(models::plan_op(deep(DataType::bf16), device::Device(test::gpu_builder{}.build())), "split-k"));
   CHECK(offers(models::plan_op(deep(DataType::bf16), device::Device(ampere())), "split-k"));
+}
+
+SCENARIO("the sm80 mma.sync kernels are offered for grids of one wave at most") {
+  const device::Device gpu(test::gpu_builder{}.sms(100).build());
+  auto conv = [](wl::Count image) {
+    return test::conv_builder{}.batch(1).channels(64).image(image).filters(64).kernel(3).pad(1).build();
+  };
+  // 80x80 outputs: 100 tiles of 64x64 on 100 SMs; 81x81: 103.
+  CHECK(offers(models::plan_op(conv(80), gpu), "mma.sync gemm 64x64"));
+  CHECK_FALSE(offers(models::plan_op(conv(81), gpu), "mma.sync gemm 64x64"));
+  CHECK(offers(models::plan_op(conv(81), gpu), ": gemm 64x64"));
 }
