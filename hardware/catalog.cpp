@@ -220,6 +220,15 @@ GpuSpec Catalog::load(const std::string& id_or_file, const std::vector<Override>
                            " architecture defaults give efficiency.tensor." + suffix);
   }
 
+  // The power limiter slows the clock under matrix work: its full-duty clock cannot exceed boost.
+  if (auto limited = values.find("power.matrix_clock_mhz"); limited != values.end()) {
+    const double boost = number(values, "sm.boost_clock_mhz");
+    if (number(values, "power.matrix_clock_mhz") > boost)
+      throw InputError(limited->second.where, "power.matrix_clock_mhz",
+                       "must not exceed sm.boost_clock_mhz (" + std::to_string(int(boost)) +
+                           " MHz): it is the clock the power limit holds under back-to-back matrix work");
+  }
+
   std::vector<CloudOffer> offers;
   for (const auto& raw : cloud) offers.push_back(build_cloud(raw));
   const bool from_catalog = !looks_like_path(id_or_file);

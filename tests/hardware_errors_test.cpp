@@ -90,6 +90,17 @@ SCENARIO("non-positive rates and sizes are errors") {
   }
 }
 
+SCENARIO("a power limiter's full-duty clock above the boost clock is an error at its line") {
+  HardwareFixture fx;
+  fx.add_gpu("limited", GpuFileBuilder{}.set("power.matrix_clock_mhz", "1500").text());
+  CHECK(fx.catalog().load("limited").power.matrix_clock_mhz == Approx(1500));
+  fx.add_gpu("over", GpuFileBuilder{}.set("power.matrix_clock_mhz", "2001").text());  // boost is 2000
+  const auto e = load_error(fx, "over");
+  CHECK(e.key() == "power.matrix_clock_mhz");
+  CHECK(e.where().line > 0);
+  CHECK(std::string(e.what()).find("must not exceed sm.boost_clock_mhz") != std::string::npos);
+}
+
 SCENARIO("a cycle in extends is an error naming the chain") {
   HardwareFixture fx;
   fx.add_gpu("a", GpuFileBuilder{}.extends("b").text());
