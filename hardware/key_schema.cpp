@@ -173,7 +173,8 @@ const std::vector<KeyDef>& gpu_keys() {
       {"power.tdp_w", K::number, "W", kReq, R::positive, "board power (TDP / TGP)"},
       {"power.idle_w", K::number, "W", kOpt, R::positive, "idle board power"},
       {"power.matrix_clock_mhz", K::number, "MHz", kOpt, R::positive,
-       "SM clock the board power limit (power.tdp_w) holds under back-to-back tensor-core work (absent: no limiter)"},
+       "SM clock the board power limit (power.tdp_w) holds under back-to-back tensor-core work, at most "
+       "sm.boost_clock_mhz (absent: no limiter)"},
       {"power.matrix_knee_share", K::number, "fraction", kOpt, R::fraction,
        "share of tensor-core work in the recent window up to which the power limit keeps the boost clock"},
 
