@@ -37,8 +37,8 @@ import torch  # noqa: E402
 
 import host_probe  # noqa: E402
 from host_probe import host_us, run_rounds  # noqa: E402
-from common import (GPT_VOCAB, Results, build_gpt, build_llama, capture_graph, elapsed_log, env_info,  # noqa: E402
-                    stats)
+from common import (GPT_VOCAB, build_gpt, build_llama, capture_graph, elapsed_log,  # noqa: E402
+                    round_robin_results, stats)
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--out", required=True)
@@ -48,11 +48,7 @@ ap.add_argument("--probe-only", action="store_true",
                 help="only the probe entries (a host calibration: no models, no GPU memory to speak of)")
 args = ap.parse_args()
 
-os.makedirs(args.out, exist_ok=True)
-torch.backends.cuda.matmul.allow_tf32 = False
-R = Results(os.path.join(args.out, "results.json"), env_info({"seconds": args.seconds, "method": "interleaved"}))
-R.note("one process, never profiled; every item visited once per round in a random order (seed 14); "
-       "figures are medians over all rounds")
+R = round_robin_results(args.out, args.seconds)
 dev = torch.device("cuda")
 log = elapsed_log()
 LLAMA_VOCAB = 32000

@@ -33,6 +33,7 @@ import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
+import common  # noqa: E402
 from common import GPT_VOCAB, Results, build_gpt, build_llama, env_info, free_cuda, stats, wall_samples  # noqa: E402
 
 ap = argparse.ArgumentParser()
@@ -56,16 +57,10 @@ def sync():
 
 
 def train_step(model, opt, batch_fn, autocast_dtype):
+    """A step callable: common.train_step on the batch batch_fn gives, under autocast_dtype (None: none)."""
     def step():
         x, y = batch_fn()
-        if autocast_dtype is not None:
-            with torch.autocast("cuda", dtype=autocast_dtype):
-                loss = model(x, y)
-        else:
-            loss = model(x, y)
-        loss.backward()
-        opt.step()
-        opt.zero_grad(set_to_none=True)
+        common.train_step(model, opt, x, y, autocast_dtype is not None, autocast_dtype or torch.bfloat16)
     return step
 
 

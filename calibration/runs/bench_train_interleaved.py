@@ -26,7 +26,7 @@ import torch  # noqa: E402
 
 import host_probe  # noqa: E402
 from host_probe import host_us, run_rounds  # noqa: E402
-from common import (GPT_VOCAB, Results, build_gpt, build_llama, elapsed_log, env_info, stats,  # noqa: E402
+from common import (GPT_VOCAB, build_gpt, build_llama, elapsed_log, round_robin_results, stats,  # noqa: E402
                     train_step)
 
 ap = argparse.ArgumentParser()
@@ -34,11 +34,7 @@ ap.add_argument("--out", required=True)
 ap.add_argument("--seconds", type=float, default=150.0)
 ap.add_argument("--smoke", action="store_true", help="two layers per model, sequence 64, a few rounds")
 args = ap.parse_args()
-os.makedirs(args.out, exist_ok=True)
-torch.backends.cuda.matmul.allow_tf32 = False
-R = Results(os.path.join(args.out, "results.json"), env_info({"seconds": args.seconds, "method": "interleaved"}))
-R.note("one process, never profiled; every item visited once per round in a random order (seed 14); "
-       "figures are medians over all rounds")
+R = round_robin_results(args.out, args.seconds)
 dev = torch.device("cuda")
 log = elapsed_log()
 SEQ = 64 if args.smoke else 1024

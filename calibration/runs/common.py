@@ -138,11 +138,11 @@ def capture_graph(fn, copies=1, warmup=3):
     return g, out
 
 
-def train_step(model, opt, x, y, amp):
-    """One eager training step as the bench scripts run it: the loss (under bf16 autocast with amp),
-    backward, the optimizer step, zero_grad(set_to_none=True)."""
+def train_step(model, opt, x, y, amp, autocast_dtype=torch.bfloat16):
+    """One eager training step as the bench scripts run it: the loss (under autocast to autocast_dtype
+    with amp), backward, the optimizer step, zero_grad(set_to_none=True)."""
     if amp:
-        with torch.autocast("cuda", dtype=torch.bfloat16):
+        with torch.autocast("cuda", dtype=autocast_dtype):
             loss = model(x, y)
     else:
         loss = model(x, y)
@@ -150,6 +150,17 @@ def train_step(model, opt, x, y, amp):
     opt.step()
     opt.zero_grad(set_to_none=True)
     return loss
+
+
+def round_robin_results(out, seconds):
+    """The results file of a round-robin script (bench_infer_interleaved.py, bench_train_interleaved.py):
+    OUT/results.json with the method noted, TF32 off for every matmul."""
+    os.makedirs(out, exist_ok=True)
+    torch.backends.cuda.matmul.allow_tf32 = False
+    r = Results(os.path.join(out, "results.json"), env_info({"seconds": seconds, "method": "interleaved"}))
+    r.note("one process, never profiled; every item visited once per round in a random order (seed 14); "
+           "figures are medians over all rounds")
+    return r
 
 
 def elapsed_log():
