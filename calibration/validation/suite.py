@@ -392,6 +392,9 @@ def main():
     ap.add_argument("--heldout-seed", type=int, default=0,
                     help="measure a held-out set instead: the broad builders with this seed, shapes the suite "
                          "already has dropped (cases.heldout_cases); every case in the test split")
+    ap.add_argument("--tuning-seed", type=int, default=0,
+                    help="measure a second tuning set instead: the broad builders with this seed, shapes the "
+                         "suite and the held-out set already have dropped (cases.tuning_cases); every case dev")
     ap.add_argument("--direct-backward", action="store_true",
                     help="backward cases through their ATen ops, not torch.autograd.grad; attention backends "
                          "chosen by PyTorch's global SDPA flags set once per case, not sdpa_kernel per call")
@@ -400,7 +403,9 @@ def main():
     DIRECT_BACKWARD = args.direct_backward
 
     families = [f for f in args.families.split(",") if f]
-    if args.heldout_seed:
+    if args.tuning_seed:
+        all_cases = case_gen.tuning_cases(args.tuning_seed, families=families or None)
+    elif args.heldout_seed:
         all_cases = case_gen.heldout_cases(args.heldout_seed, families=families or None)
     else:
         all_cases = case_gen.all_cases(families=families or None, broad=not args.first_suite)
