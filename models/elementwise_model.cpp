@@ -32,6 +32,12 @@ constexpr double kStridedInstructionsPerOperand = 34;
 // so it is not bound by its instructions, and its 100 MB move at 1.9 TB/s, two thirds of the copy
 // rate; one element in flight per thread over the DRAM round trip gives that rate.
 constexpr double kUnrolledElementsPerThread = 4;
+// The strided kernel's items per thread: launch_legacy_kernel<128, unroll_factor> with unroll_factor
+// = sizeof(output) >= 4 ? 2 : 4 (CUDALoops.cuh, gpu_kernel_impl's legacy path; library fact): the
+// traces name them elementwise_kernel<128, 2> for fp32 outputs and <128, 4> for 16-bit ones.
+[[nodiscard]] double strided_items_per_thread(DataType out) {
+  return bytes_per_element(out) >= 4 ? 2 : 4;
+}
 // The strided kernel and the dynamic cast handle a thread's items one after another, each item's
 // loads waiting on the chain before them (the strided kernel's offsets, a divmod per dimension; the
 // cast's switch on the source type): a kernel too small to stream still pays this chain per item.
@@ -49,11 +55,11 @@ constexpr double kTransposedL2BytesPerElement = 52;
 }  // namespace
 
 KernelPlan strided_map_kernel(const std::string& name, double elements, double operands, double read_bytes,
-                              double write_bytes, double extra_instructions_per_element, const device::Device& gpu,
-                              double elements_per_thread) {
+                              double write_bytes, double extra_instructions_per_element,
+                              const device::Device& gpu, double elements_per_thread) {
   KernelPlan k = streaming_kernel(name, elements, read_bytes, write_bytes,
-                                  kStridedInstructionsPerOperand * operands + extra_instructions_per_element, gpu,
-                                  elements_per_thread);
+                                  kStridedInstructionsPerOperand * operands + extra_instructions_per_element,
+                                  gpu, elements_per_thread);
   k.fixed_cycles += elements_per_thread * kSerialItemCycles;
   return k;
 }
@@ -82,7 +88,7 @@ std::vector<PlanOption> ElementwiseModel::plan(const wl::Op& op, const device::D
                        ? streaming_kernel(option.name, n, read, write, kUnrolledInstructions + math, gpu,
                                           kUnrolledElementsPerThread)
                        : strided_map_kernel(option.name, n, operands, read, write, math, gpu,
-                                            kUnrolledElementsPerThread);
+                                            strided_items_per_thread(e.out_dtype));
     if (cast && e.transposed_inputs == 0) k.fixed_cycles += kUnrolledElementsPerThread * kSerialItemCycles;
     if (cast) {
       // The dynamic cast loads each item through a switch on its runtime type (fetch_and_cast), so a

@@ -31,7 +31,7 @@ double per_element(const models::KernelPlan& k, double elements_per_block) {
 }  // namespace
 
 SCENARIO("a strided kernel's instructions follow its operands; a broadcast input adds one, not its bytes") {
-  const double per_block = 128 * 4;       // 128 threads x 4 elements (unrolled / legacy kernels)
+  const double per_block = 128 * 2;       // 128 threads x 2 elements (the legacy kernel, fp32 output)
   const auto two = plan(1, 0, false);     // neg(x[..., 32:]): in, out
   const auto three = plan(1, 1, false);   // x * rstd: x, rstd (broadcast), out
   const auto binary = plan(2, 0, false);  // a + b strided: a, b, out
@@ -42,9 +42,28 @@ SCENARIO("a strided kernel's instructions follow its operands; a broadcast input
   CHECK(three.dram_bytes * three.blocks == Approx(two.dram_bytes * two.blocks));
   CHECK(binary.dram_bytes * binary.blocks > 1.4 * three.dram_bytes * three.blocks);
   // A dynamic cast (unrolled kernel) keeps the unrolled count whatever its operands.
-  CHECK(per_element(plan(1, 0, false, DataType::bf16), per_block) == Approx(90));
+  CHECK(per_element(plan(1, 0, false, DataType::bf16), 128 * 4) == Approx(90));
   // The vectorized kernel is not the strided one.
   CHECK(per_element(plan(1, 0, true), 128 * 4) < 10);
+}
+
+SCENARIO("the strided kernel unrolls 2 items per thread for a 4-byte output, 4 for a 2-byte one") {
+  // launch_legacy_kernel<128, sizeof(output) >= 4 ? 2 : 4>: elementwise_kernel<128, 2> in the traces
+  // for fp32 outputs, <128, 4> for bf16.
+  auto strided = [](DataType dtype) {
+    const device::Device gpu = test::gpu_builder{}.build();
+    wl::ElementwiseOp e;
+    e.elements = 1 << 20;
+    e.dtype = dtype;
+    e.out_dtype = dtype;
+    e.inputs = 1;
+    e.contiguous = false;
+    e.flops_per_element = 0;
+    return models::ElementwiseModel{}.plan(wl::Op{e}, gpu).at(0).kernels.at(0);
+  };
+  CHECK(strided(DataType::fp32).blocks == Approx((1 << 20) / (128 * 2)));
+  CHECK(strided(DataType::bf16).blocks == Approx((1 << 20) / (128 * 4)));
+  CHECK(strided(DataType::fp16).blocks == Approx((1 << 20) / (128 * 4)));
 }
 
 SCENARIO(
