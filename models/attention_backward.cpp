@@ -151,10 +151,7 @@ double causal_dispatch_waves(const wl::AttentionOp& a, const BackwardTiles& t, d
     const double first_query = std::max(0.0, j * t.block_kv - offset);
     head.push_back(std::max(1.0, std::ceil((sq - std::min(sq, first_query)) / t.block_q)) + t.serial_steps);
   }
-  std::vector<double> grid;
-  grid.reserve(static_cast<std::size_t>(blocks));
-  for (double h = 0; h < bh; ++h) grid.insert(grid.end(), head.begin(), head.end());
-  return dispatch_waves(grid, slots);
+  return dispatch_waves_repeated(head, bh, slots);
 }
 
 }  // namespace

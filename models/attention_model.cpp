@@ -289,10 +289,7 @@ double warpgroup_causal_dispatch_waves(const wl::AttentionOp& a, double q_blocks
     const double last_key = std::min(double(a.seq_kv), offset + (i + 1) * block_q);
     head.push_back(std::max(1.0, std::ceil(last_key / block_kv)));
   }
-  std::vector<double> grid;
-  grid.reserve(static_cast<std::size_t>(q_blocks * bh));
-  for (double h = 0; h < bh; ++h) grid.insert(grid.end(), head.begin(), head.end());
-  return dispatch_waves(grid, slots);
+  return dispatch_waves_repeated(head, bh, slots);
 }
 
 PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {

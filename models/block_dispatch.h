@@ -17,4 +17,16 @@ constexpr double kMaxScheduledBlocks = 1 << 20;
 // blocks / slots; with one wave or less, the longest block over the average. 0 for an empty grid.
 [[nodiscard]] double dispatch_waves(const std::vector<double>& work, double slots);
 
+// A grid made of `repeats` copies of `unit` in launch order (every head of a causal attention grid
+// walks the same blocks): dispatch_waves of the whole grid, at a cost that does not grow with the
+// grid. Once the schedule has run kSteadyStateWaves waves it is periodic (each copy adds the same
+// length), so past that depth the copies are not scheduled one by one: the end grows by the
+// copy's work over the slots per copy left. Equal to dispatch_waves on shallower grids.
+[[nodiscard]] double dispatch_waves_repeated(const std::vector<double>& unit, double repeats, double slots);
+
+// How deep (in waves of slots) the repeated grid's schedule runs block by block before it is
+// extrapolated (assumption: the greedy schedule of a periodic grid settles within a few waves; the
+// test pins the extrapolation against the full schedule).
+constexpr double kSteadyStateWaves = 16;
+
 }  // namespace gpucast::models

@@ -8,13 +8,16 @@ void KernelSequence::add(const std::string& name, Op op) {
   Kernel k;
   k.name = prefix_ + name;
   // Names stay unique when a scope repeats a kernel (recomputed forwards).
-  for (const auto& existing : kernels_)
-    if (existing.name == k.name) k.name += "#" + std::to_string(kernels_.size());
+  if (!names_.insert(k.name).second) {
+    k.name += "#" + std::to_string(kernels_.size());
+    names_.insert(k.name);
+  }
   k.op = std::move(op);
   kernels_.push_back(std::move(k));
 }
 
-std::string KernelSequence::add_on(const std::string& name, Op op, int stream, std::vector<std::string> after) {
+std::string KernelSequence::add_on(const std::string& name, Op op, int stream,
+                                   std::vector<std::string> after) {
   add(name, std::move(op));
   kernels_.back().stream = stream;
   kernels_.back().after = std::move(after);
@@ -41,7 +44,8 @@ void KernelSequence::pointwise(const std::string& name, double elements, DataTyp
 }
 
 void KernelSequence::norm(const std::string& name, double rows, double hidden, DataType t, bool rms) {
-  add(name, RowOp{rms ? RowOpKind::rmsnorm : RowOpKind::layernorm, Count(std::llround(rows)), Count(std::llround(hidden)), t});
+  add(name, RowOp{rms ? RowOpKind::rmsnorm : RowOpKind::layernorm, Count(std::llround(rows)),
+                  Count(std::llround(hidden)), t});
 }
 
 }  // namespace gpucast::wl

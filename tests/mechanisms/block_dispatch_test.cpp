@@ -3,6 +3,7 @@
 // (key block fastest, then the head) uses it.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <vector>
 
 #include "device/device.h"
@@ -75,4 +76,36 @@ SCENARIO(
   CHECK(models::plan_op(a, gpu).front().kernels.back().dispatch_waves == Approx(32 / 16.5));
   a.backend = wl::AttentionBackend::flash2;
   CHECK(models::plan_op(a, gpu).front().kernels.back().dispatch_waves == 0);
+}
+
+namespace {
+std::vector<double> repeat(const std::vector<double>& unit, int copies) {
+  std::vector<double> grid;
+  for (int c = 0; c < copies; ++c) grid.insert(grid.end(), unit.begin(), unit.end());
+  return grid;
+}
+}  // namespace
+
+SCENARIO("a repeated grid is scheduled block by block up to its steady state, then extrapolated") {
+  // A causal head: the last query block (every key) first, then shorter ones.
+  const std::vector<double> head = {16, 15, 13, 12, 10, 9, 7, 6, 4, 3, 1};
+  const double slots = 132;
+  const double settle = std::ceil(models::kSteadyStateWaves * slots / head.size());
+  THEN("at the boundary (2 x settle + 2 copies) it is the full schedule exactly") {
+    const int copies = int(2 * settle + 2);
+    CHECK(models::dispatch_waves_repeated(head, copies, slots) ==
+          Approx(models::dispatch_waves(repeat(head, copies), slots)));
+  }
+  THEN("past it, the extrapolated length matches the full schedule within 0.1%") {
+    for (int copies : {int(2 * settle + 3), 1000, 4000, 20000}) {
+      CHECK(models::dispatch_waves_repeated(head, copies, slots) ==
+            Approx(models::dispatch_waves(repeat(head, copies), slots)).epsilon(0.001));
+    }
+  }
+  THEN("an irregular unit on a slot count it does not divide matches too") {
+    const std::vector<double> odd = {7, 1, 3, 9, 2, 2, 5};
+    for (int copies : {3000, 9001})
+      CHECK(models::dispatch_waves_repeated(odd, copies, 264) ==
+            Approx(models::dispatch_waves(repeat(odd, copies), 264)).epsilon(0.001));
+  }
 }
