@@ -64,6 +64,10 @@ struct GemmLeadingDims {
 // True when every operand's leading dimension is a whole 16-byte vector of the operand type.
 [[nodiscard]] bool gemm_operands_aligned(const wl::GemmOp& g);
 
+// True when the fallback runs the sm75 align1 kernels (16-bit operands, some leading dimension odd):
+// CUTLASS 2.x Turing GEMMs, whose K loop stages operands through registers (gemm_model.cpp).
+[[nodiscard]] bool gemm_fallback_is_sm75_align1(const wl::GemmOp& g);
+
 // Factor on the fallback kernel's mma.sync rate: 1 for aligned operands or types without a tensor
 // path here (fp32 runs SIMT kernels, fp8 refuses unaligned shapes), the narrow loads' share otherwise.
 [[nodiscard]] double gemm_alignment_efficiency(const wl::GemmOp& g);
