@@ -37,7 +37,10 @@ double gemm_alignment_efficiency(const wl::GemmOp& g) {
   if (gemm_operands_aligned(g)) return 1;
   const bool align1 = gemm_alignment_elements(g) < kAlign2;
   const double layout =
-      align1 && g.transpose_b && g.dtype == DataType::bf16 ? kTransposedBBf16FallbackShare : 1;
+      align1 && g.transpose_b && g.dtype == DataType::bf16 &&
+              std::fmod(static_cast<double>(gemm_leading_dims(g).b), vector_elements(g.dtype)) == 0
+          ? kTransposedBBf16FallbackShare
+          : 1;
   switch (g.dtype) {
     case DataType::bf16:
     case DataType::fp16:

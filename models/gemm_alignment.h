@@ -39,7 +39,12 @@ constexpr double kEvenUnaligned16BitEfficiency = 0.39;
 // shapes' nn and A^T gradients run at 134-154, 0.88-0.92x), with the dev and calibration splits'
 // bf16 B-transposed cases (gemm-0767 1.11-1.19x, gemm-0952 1.41-1.51x, H100 and H200). The fp16
 // variants of these kernels (dev and calibration: 0.71-1.34x, geometric mean 1.08x) and tf32 keep
-// the common rate.
+// the common rate. The share holds only where B^T's own rows are aligned (its leading dimension k a
+// whole 16-byte vector, as in those forwards, where C alone is unaligned): the H100 tuning sets'
+// bf16 B^T GEMMs with an odd k (509x8191x8191, 2039x8191x509, 4093x127x8191, 8191x12281x127:
+// cutlass_75_..._128x128_tn_align1 at 121-134 TFLOP/s) run at the common rate (predicted 15-37%
+// too slow with the share; gemm MAPE on the tuning sets 11.0 / 10.6% -> 10.8 / 10.2%, dev split
+// H100 / H200 7.23 / 8.75% -> 7.18 / 8.76%).
 constexpr double kTransposedBBf16FallbackShare = 0.75;
 
 // The fallback's rate is set by its narrow loads, not by the mma.sync pipe's sustained rate: the
