@@ -36,9 +36,13 @@ constexpr Tile kUnaligned16BitTiles[] = {{256, 128}, {128, 256}, {128, 128}, {64
 // one warp): in the H100 profiles (dev split and tuning sets) every fp16 align1 GEMM of at most 132
 // MFLOP ran it (1021x509x127, 509x509x251, down to 17x61x3627), none of 261 MFLOP or more
 // (509x251x1021, 199x3179x243, 251x4093x251). bf16 has no sm75 WMMA kernel (it runs the s1688 64x64
-// tiles at every size). The boundary between the two is an assumption (their geometric mean).
+// tiles at every size).
 constexpr Tile kWmmaFallbackTiles[] = {{32, 32}};
+// The WMMA kernel's K step ("_64x1" in its name; library fact).
 constexpr double kWmmaFallbackKStep = 64;
+// fp16 align1 GEMMs of at most this many FLOPs (2 m n k batch) run the WMMA kernel: between the
+// largest that did in the H100 profiles (132 MFLOP) and the smallest that did not (261 MFLOP);
+// the boundary is their geometric mean (assumption).
 constexpr double kWmmaFallbackMaxFlops = 1.85e8;
 // When the fallback runs 64x64 (dev and calibration profiles: n = 27-75, m = 17-39, k = 127, or both
 // sides within 251 ran 64x64; m = 127-1021 with n and k of 251-4093 ran 128x128 with split-K; one
