@@ -29,11 +29,18 @@ bool gemm_operands_aligned(const wl::GemmOp& g) {
   return gemm_alignment_elements(g) >= vector_elements(g.dtype);
 }
 
+bool gemm_fallback_is_sm75_align1(const wl::GemmOp& g) {
+  return (g.dtype == DataType::bf16 || g.dtype == DataType::fp16) && gemm_alignment_elements(g) < kAlign2;
+}
+
 double gemm_alignment_efficiency(const wl::GemmOp& g) {
   if (gemm_operands_aligned(g)) return 1;
   const bool align1 = gemm_alignment_elements(g) < kAlign2;
   const double layout =
-      align1 && g.transpose_b && g.dtype == DataType::bf16 ? kTransposedBBf16FallbackShare : 1;
+      align1 && g.transpose_b && g.dtype == DataType::bf16 &&
+              std::fmod(static_cast<double>(gemm_leading_dims(g).b), vector_elements(g.dtype)) == 0
+          ? kTransposedBBf16FallbackShare
+          : 1;
   switch (g.dtype) {
     case DataType::bf16:
     case DataType::fp16:

@@ -31,6 +31,19 @@ constexpr Tile kTf32Tiles[] = {{256, 128}, {128, 256}, {128, 128}, {128, 64}, {6
 // tiles in the H100 and H200 profiles (dev and calibration splits) are 64x64, 128x128, 256x128 and
 // 128x256 only, split over K when they leave SMs idle; the model's smaller tiles are not among them.
 constexpr Tile kUnaligned16BitTiles[] = {{256, 128}, {128, 256}, {128, 128}, {64, 64}};
+// Small fp16 fallback GEMMs run cuBLAS's WMMA kernel instead
+// (cutlass_75_wmma_tensorop_f16_s161616gemm_f16_32x32_64x1_*_align1: 32x32 tiles, K steps of 64,
+// one warp): in the H100 profiles (dev split and tuning sets) every fp16 align1 GEMM of at most 132
+// MFLOP ran it (1021x509x127, 509x509x251, down to 17x61x3627), none of 261 MFLOP or more
+// (509x251x1021, 199x3179x243, 251x4093x251). bf16 has no sm75 WMMA kernel (it runs the s1688 64x64
+// tiles at every size).
+constexpr Tile kWmmaFallbackTiles[] = {{32, 32}};
+// The WMMA kernel's K step ("_64x1" in its name; library fact).
+constexpr double kWmmaFallbackKStep = 64;
+// fp16 align1 GEMMs of at most this many FLOPs (2 m n k batch) run the WMMA kernel: between the
+// largest that did in the H100 profiles (132 MFLOP) and the smallest that did not (261 MFLOP);
+// the boundary is their geometric mean (assumption).
+constexpr double kWmmaFallbackMaxFlops = 1.85e8;
 // When the fallback runs 64x64 (dev and calibration profiles: n = 27-75, m = 17-39, k = 127, or both
 // sides within 251 ran 64x64; m = 127-1021 with n and k of 251-4093 ran 128x128 with split-K; one
 // calibration case, k = 110 at m = 9064, ran 128x128 against the rule).
@@ -157,6 +170,32 @@ constexpr double kRasterRowsGrowth = 1.5;
 constexpr double kGemvMaxRows = 4;
 constexpr double kGemvStartupCycles = kStartupCycles / 2;
 
+// cuBLAS's fallback kernels are CUTLASS 2.x GEMMs: the sm75 ones (16-bit align1,
+// cutlass_75_tensorop_*_s1688gemm_*) run a two-stage pipeline staged through registers (no cp.async
+// before sm80; CUTLASS's DefaultGemmConfiguration for Sm75 tensor ops: kStages = 2), the sm80 ones
+// (tf32, align2) three cp.async stages (cutlass_80_tensorop_s1688gemm_128x128_32x3_*, "x3"); their
+// warps hold 32x32 of C in 64x64 tiles and below, 64x64 in larger ones, and several blocks share
+// an SM as far as registers and shared memory allow (library facts: CUTLASS 2.x default warp shapes
+// and the stage counts in the profiled kernel names).
+constexpr double kRegisterStagedStages = 2;
+constexpr double kCpAsyncFallbackStages = 3;
+constexpr double kSmallWarpTileSide = 32;
+constexpr double kWarpTileSide = 64;
+constexpr double kSmallTileSide = 64;
+// Each K step of an sm75 kernel lasts at least this long: the next step's narrow global loads go
+// to registers while the current step computes, and one or two elements per load leave a lone
+// block waiting on them (H100 profiles: a lone 64x64 block takes about 1 us a K step of 32 at any
+// K, 251x2039x251 9.5 us, 55x4745x103 5.3 us, where its MMAs need 0.2 us). Co-resident blocks
+// overlap their waits. Fit on the H100 tuning sets (kernels-tuning*.json, all dev) and the dev
+// split, H100 and H200: 1000 cycles (500: tuning 11.8 / 11.1%, dev 7.32 / 8.81%; 1000: 11.0 /
+// 10.6%, 7.23 / 8.75%; 1500: 11.0 / 11.0%, 7.24 / 8.74%).
+constexpr double kRegisterStagedKStepCycles = 1000;
+
+int cutlass2_threads(const GemmTile& t) {
+  const double w = std::max(t.tm, t.tn) <= kSmallTileSide ? kSmallWarpTileSide : kWarpTileSide;
+  return static_cast<int>(32 * std::ceil(t.tm / w) * std::ceil(t.tn / w));
+}
+
 Pipe pipe_for(DataType t, const device::Device& gpu) {
   if (t == DataType::fp64) return Pipe::fp64;
   if (t == DataType::fp32) return Pipe::fp32;
@@ -260,13 +299,17 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
   const Pipe pipe = warp_mma && gpu.cc_major() >= kHopperCcMajor ? Pipe::mma_sync : pipe_for(g.in, gpu);
   const double e_in = bytes_per_element(g.in);
   const double e_out = bytes_per_element(g.out);
-  const double tk = !tensor ? kSimtKStep : warp_mma ? warp_mma_k_step(g.in) : gemm_k_step(g.in);
+  const double tk = g.fallback_wmma ? kWmmaFallbackKStep
+                    : !tensor       ? kSimtKStep
+                    : warp_mma      ? warp_mma_k_step(g.in)
+                                    : gemm_k_step(g.in);
   const double smem_budget = kSharedBudgetFraction * gpu.shared_bytes_per_sm();
   const double l2_reuse_bytes = gpu.l2_reuse_bytes();
   const int sms = gpu.sms();
   const TileList tiles = !g.tiles.empty()         ? TileList{g.tiles.data(), g.tiles.data() + g.tiles.size()}
                          : !tensor                ? tile_list(kSimtTiles)
                          : g.in == DataType::tf32 ? tile_list(kTf32Tiles)
+                         : g.fallback_wmma        ? tile_list(kWmmaFallbackTiles)
                          : g.unaligned_fallback   ? tile_list(kUnaligned16BitTiles)
                                                   : tile_list(kTensorTiles);
 
@@ -278,7 +321,7 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
     // The fallback's heuristic keeps its 64x64 tile for small problems only (a side of at most
     // kFallbackSmallSide, a K shorter than kFallbackShortK, or both sides within kFallbackSmallProblem);
     // otherwise it runs 128x128 and up, split over K where those leave SMs idle.
-    if (g.unaligned_fallback && t.tm * t.tn < kLargeTileArea &&
+    if (g.unaligned_fallback && !g.fallback_wmma && t.tm * t.tn < kLargeTileArea &&
         !(std::min(g.m, g.n) <= kFallbackSmallSide || g.k < kFallbackShortK ||
           std::max(g.m, g.n) <= kFallbackSmallProblem))
       continue;
@@ -297,7 +340,11 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
       // A tile needs two stages in flight (load one while computing the other); GPUs with less
       // shared memory (Turing: 64 KB) never run the largest tiles.
       if (std::floor(smem_budget / stage_bytes) < kMinStages) continue;
-      const double stages = std::min(std::floor(smem_budget / stage_bytes), kMaxStages);
+      // The fallback's CUTLASS 2.x kernels run their fixed stage counts where shared memory holds them.
+      const double stages_fit = std::min(std::floor(smem_budget / stage_bytes), kMaxStages);
+      const double stages = g.register_staged      ? std::min(kRegisterStagedStages, stages_fit)
+                            : g.unaligned_fallback ? std::min(kCpAsyncFallbackStages, stages_fit)
+                                                   : stages_fit;
       const double smem = stages * stage_bytes;
       const double area = t.tm * t.tn;
 
@@ -312,6 +359,10 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
       k.registers = tensor ? kTensorRegisters : kSimtRegisters;
       k.shared_bytes = smem;
       k.max_blocks_per_sm = tensor ? kTensorBlocksPerSm : kSimtBlocksPerSm;
+      if (g.unaligned_fallback) {
+        k.threads = cutlass2_threads(t);
+        k.max_blocks_per_sm = 0;
+      }
       k.pipe = pipe;
       k.dtype = g.in;
       const double k_exec = k_per_split;
@@ -361,6 +412,17 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
         k.pipe_efficiency *= mainloop_us / (mainloop_us + epilogue_us);
       }
 
+      // The sm75 kernels' K steps wait on their narrow loads (kRegisterStagedKStepCycles).
+      if (g.register_staged) k.fixed_cycles += kRegisterStagedKStepCycles * (k_per_split / tk);
+      // Kernels without a warp-specialized epilogue store each tile after its K loop: the SMs'
+      // tiles of a wave drain their outputs through DRAM while no K loop runs.
+      if (g.exposed_epilogue) {
+        const double concurrent_tiles =
+            std::min(blocks, gpu.blocks_per_sm(k.resources(), k.name) * double(sms));
+        const double mainloop_us = k.pipe_flops / (gpu.pipe_rate(pipe, g.in) * k.pipe_efficiency);
+        const double epilogue_us = concurrent_tiles * out_tile_bytes / gpu.rates().dram;
+        k.pipe_efficiency *= mainloop_us / (mainloop_us + epilogue_us);
+      }
       PlanOption option;
       option.name = k.name;
       if (split > 1) option.kernels.push_back(memset_kernel(gpu));
@@ -405,7 +467,11 @@ std::vector<PlanOption> GemmModel::plan(const wl::Op& op, const device::Device& 
     shape.unaligned_fallback = true;
     shape.cluster_multicast = false;
     shape.efficiency = gemm_alignment_efficiency(g);
+    shape.register_staged = gemm_fallback_is_sm75_align1(g);
+    shape.fallback_wmma = shape.register_staged && g.dtype == DataType::fp16 &&
+                          2 * shape.m * shape.n * shape.k * shape.batch <= kWmmaFallbackMaxFlops;
   }
+  shape.exposed_epilogue = shape.unaligned_fallback || g.dtype == DataType::fp32 || g.dtype == DataType::fp64;
   return gemm_options(shape, gpu);
 }
 

@@ -38,6 +38,16 @@ struct GemmShape {
   bool warp_mma = false;
   // cuBLAS's narrow-load fallback for unaligned operands (gemm_alignment.h): its own tile set.
   bool unaligned_fallback = false;
+  // The fallback's sm75 kernels (16-bit, align1): two stages staged through registers, each K step
+  // waiting on its narrow loads (gemm_model.cpp).
+  bool register_staged = false;
+  // Small fp16 fallback GEMMs: cuBLAS's sm75 WMMA kernel, one warp per 32x32 tile (gemm_model.cpp).
+  bool fallback_wmma = false;
+  // cuBLAS's kernels without a warp-specialized epilogue (the SIMT kernels and the fallback's
+  // CUTLASS 2.x kernels) store each tile after its K loop; the wave's output drains through DRAM
+  // with no K loop running. The nvjet/sm90 kernels overlap it (ping-pong) or price it apart
+  // (cooperative tiles); cuDNN's convolution kernels leave it unset.
+  bool exposed_epilogue = false;
   // Tensor-core tiles of 96x96 and up run as 2-CTA clusters that multicast the A tile (cuBLAS's
   // nvjet kernels name their cluster shape). cuDNN's implicit-GEMM convolution kernels name none
   // (sm90_xmma_fprop_implicit_gemm_..._warpgroupsize1x1x1_g1_...): every CTA loads its own A tile.

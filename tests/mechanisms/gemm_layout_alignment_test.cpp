@@ -88,6 +88,14 @@ SCENARIO("bf16 align1 with B stored transposed runs below the plain layout; fp16
         Approx(models::kEvenUnaligned16BitEfficiency));
 }
 
+SCENARIO("bf16 B^T with its own rows unaligned (odd k) runs the common align1 rate") {
+  using models::gemm_alignment_efficiency;
+  CHECK(gemm_alignment_efficiency(gemm(509, 8191, 8191, false, true)) ==
+        Approx(models::kUnaligned16BitEfficiency));
+  CHECK(gemm_alignment_efficiency(gemm(509, 8191, 8192, false, true)) ==
+        Approx(models::kUnaligned16BitEfficiency * models::kTransposedBBf16FallbackShare));
+}
+
 SCENARIO("layouts only matter when they change a leading dimension's alignment") {
   sim::OpPredictor p(test::gpu_builder{}.build());
   // Every dimension a multiple of 8: the four layouts predict the same fast kernel.
