@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "models/attention_head_tile.h"
+#include "models/attention_mma_sync_share.h"
 #include "models/block_dispatch.h"
 #include "models/helper_kernels.h"
 
@@ -220,6 +221,8 @@ PlanOption attention_backward_plan(const wl::AttentionOp& a, wl::AttentionBacken
   // Warpgroup kernels: a share of the datasheet peak (kCudnnBackwardPeakShare).
   if (t.pipe == Pipe::tensor)
     k.pipe_efficiency *= gpu.tensor_peak_per_sm(a.dtype) / gpu.pipe_rate(Pipe::tensor, a.dtype);
+  // Warp-level kernels: their share of the mma.sync rate, on Hopper of the H100's (as the forward's).
+  if (t.pipe == Pipe::mma_sync) k.pipe_efficiency *= hopper_mma_sync_rate_factor(gpu, a.dtype);
   k.simt_instructions = kSimtInstructionsPerScore * scores;
   k.sfu_ops = scores;
   k.overlap = t.overlap;

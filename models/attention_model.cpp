@@ -9,6 +9,7 @@
 #include "models/attention_block_chain.h"
 #include "models/attention_flash2_splits.h"
 #include "models/attention_head_tile.h"
+#include "models/attention_mma_sync_share.h"
 #include "models/attention_single_block.h"
 #include "models/block_dispatch.h"
 #include "models/helper_kernels.h"
@@ -112,13 +113,6 @@ constexpr double kWarpgroupForwardPeakShare = 0.72;
 // 0-48 instructions scanned): dev attention MAPE 6.2% -> 5.8% (H100), 10.1% -> 9.4% (H200 calibrated).
 constexpr double kCausalDiagonalMaskSteps = 0.3;
 constexpr double kCausalMaskInstructionsPerScore = 16;
-// Hopper's warp-level (mma.sync) attention kernels (FlashAttention-2, memory-efficient) likewise run
-// at a share of the datasheet peak, the Hopper default's mma.sync share (the H100's microbenchmark,
-// architectures/hopper.toml): the H200's own calibration (0.629 against the H100's 0.574) does not
-// show in the same kernels (dev: fmha_cutlassF 64x128, b1 h32 8192 d128, 6.19 ms on the H100 and 6.30
-// on the H200). Dev attention MAPE, H200 calibrated: 9.42% -> 9.24% (shares 0.55-0.60 scanned, H100
-// unchanged at 0.574).
-constexpr double kHopperMmaSyncPeakShare = 0.574;
 // Compute capabilities with warpgroup (wgmma / tcgen05) tensor-core instructions: datacenter
 // Hopper (9.x) and Blackwell (10.x); consumer Blackwell (12.x) runs warp-level mma kernels (CUDA
 // programming guide). FlashAttention-2 needs compute capability 8.0 (its README).
@@ -351,10 +345,8 @@ PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
     k.pipe_efficiency = mask * kWarpgroupForwardPeakShare * gpu.tensor_peak_per_sm(a.dtype) /
                         gpu.pipe_rate(Pipe::tensor, a.dtype);
   }
-  // Hopper's mma.sync kernels: a share of the datasheet peak too (kHopperMmaSyncPeakShare).
-  if (tiles.pipe == Pipe::mma_sync && gpu.cc_major() == kHopperCcMajor)
-    k.pipe_efficiency *=
-        kHopperMmaSyncPeakShare * gpu.tensor_peak_per_sm(a.dtype) / gpu.pipe_rate(Pipe::mma_sync, a.dtype);
+  // Hopper's mma.sync kernels: a share of the datasheet peak too (models/attention_mma_sync_share.h).
+  if (tiles.pipe == Pipe::mma_sync) k.pipe_efficiency *= hopper_mma_sync_rate_factor(gpu, a.dtype);
   k.simt_instructions = kSoftmaxInstructionsPerScore * scores;
   // A causal warpgroup block masks its diagonal tile (kCausalMaskInstructionsPerScore).
   if (tiles.pipe == Pipe::tensor && a.causal)
