@@ -4,7 +4,9 @@
 #include <cmath>
 #include <vector>
 
+#include "models/attention_block_chain.h"
 #include "models/attention_head_tile.h"
+#include "models/attention_mma_sync_share.h"
 #include "models/block_dispatch.h"
 #include "models/helper_kernels.h"
 
@@ -31,8 +33,29 @@ constexpr int kFa2Registers = 255;
 constexpr double kEfficientSmallHead = 64;
 constexpr double kEfficientSmallTile = 64;
 constexpr double kEfficientLargeTile = 128;
-constexpr int kEfficientThreads = 256;  // assumption
+// Its warps and occupancy (PyTorch's mem_eff_attention/kernel_backward.h; library facts):
+// kNumWarpsPerBlock = kBlockSizeI x kBlockSizeJ / (32 x 32) (4 at 64 x 64, 16 at 128 x 128), and
+// __launch_bounds__ asks for getWarpsPerSmBw() = 12 warps per SM (half types on sm80 and later, 8
+// otherwise) in kMinBlocksPerSm blocks, which caps the registers at the 64K register file over them.
+constexpr double kEfficientWarpTile = 32 * 32;
+constexpr double kWarpThreads = 32;
+constexpr double kEfficientWarpsPerSmBw = 12;
+constexpr double kEfficientWarpsPerSmBwOther = 8;
+constexpr int kEfficientWarpsPerSmBwMinCc = 8;
+constexpr double kBwdRegistersPerSm = 65536;
+constexpr int kBwdRegisterStep = 8;
 constexpr int kEfficientRegisters = 255;
+// Its serial chain (kernel_backward.h; library facts): with fp16/bf16 inputs every block computes
+// rowsum(dO * O) for all of its head's query rows before its first step (kKernelComputesDelta:
+// computeDelta over every kBlockSizeI-row tile, each a two-stage pipeline of dependent dO and O
+// loads: two round trips a tile), and each step loads its Q and dO tiles behind barriers and
+// takes the dQ workspace's lock, loads the partial dQ, adds and stores it (AtomicLock, GmemTile):
+// dependent round trips per step, as many as the forward's kEfficientRoundsPerStep. Fit with
+// kEfficientBackwardEfficiency below (3-5 rounds a step, 1-3 a tile scanned): the small cases'
+// main kernels (tuning sets, H100: b8 h12 256 d64, 45.5 us, three blocks per SM; b1 h16 512 d64
+// causal, 54.4 us, one block per SM) came out 30% and 61% short without the chain, 2-3% long with.
+constexpr double kEfficientDeltaRoundsPerTile = 2;
+constexpr double kEfficientBackwardRoundsPerStep = 4;
 // Five products per tile: S = Q K^T, dP = dO V^T, dV += P^T dO, dK += dS^T Q, dQ += dS K
 // (FlashAttention-2, Algorithm 2), each 2 x rows x keys x d FLOPs.
 constexpr double kBackwardProducts = 5;
@@ -47,7 +70,10 @@ constexpr double kSimtInstructionsPerScore = 8;
 constexpr double kBackwardOverlap = 0;
 // Share of the tensor pipe's sustained rate the products reach. FlashAttention-2 and xFormers: of
 // mma.sync's calibrated rate, from the calibration split (too few dev cases large enough:
-// attention_bwd-0984, -0992 and -1011, -1019 on the H100, dev included).
+// attention_bwd-0984, -0992 and -1011, -1019 on the H100, dev included). xFormers' refit with its
+// serial chain (kEfficientBackwardRoundsPerStep): 0.26 -> 0.31 over the calibration and dev cases of
+// both GPUs (-1011, -1013, -1019) and the tuning sets' two small ones, calibrated and catalog
+// descriptions (0.29-0.31 scanned).
 // cuDNN's (and FlashAttention-3's) warpgroup kernels: of the datasheet tensor peak, not of the GPU's
 // calibrated GEMM rate: the GEMM calibration runs the tensor cores at full duty, where the power
 // limiter lowers the clock (the H200's cuBLASLt efficiency calibrates at 0.726 against the H100's
@@ -57,7 +83,7 @@ constexpr double kBackwardOverlap = 0;
 // together with kBackwardBlockSerialSteps (shares 0.80-0.87 and 3-6 steps scanned).
 constexpr double kCudnnBackwardPeakShare = 0.83;
 constexpr double kFa2BackwardEfficiency = 0.61;
-constexpr double kEfficientBackwardEfficiency = 0.26;
+constexpr double kEfficientBackwardEfficiency = 0.31;
 // The dQ accumulator is fp32 (FlashAttention's dq_accum, cuDNN's dQ workspace; library fact); D =
 // rowsum(dO * O) is one fp32 per query row.
 constexpr double kAccumBytes = 4;
@@ -119,7 +145,7 @@ BackwardTiles tiles_for(wl::AttentionBackend backend, bool warpgroup, double d) 
     const double t = d <= kEfficientSmallHead ? kEfficientSmallTile : kEfficientLargeTile;
     return {t,
             t,
-            kEfficientThreads,
+            static_cast<int>(t * t / kEfficientWarpTile * kWarpThreads),
             kEfficientRegisters,
             Pipe::mma_sync,
             kEfficientBackwardEfficiency,
@@ -197,6 +223,16 @@ PlanOption attention_backward_plan(const wl::AttentionOp& a, wl::AttentionBacken
   k.blocks = bh * kv_blocks;
   k.threads = t.threads;
   k.registers = t.registers;
+  const bool efficient = backend == wl::AttentionBackend::efficient && !warpgroup;
+  if (efficient) {
+    // The launch bounds' blocks per SM share the register file.
+    const double warps_per_sm = gpu.cc_major() >= kEfficientWarpsPerSmBwMinCc && a.dtype != DataType::fp32
+                                    ? kEfficientWarpsPerSmBw
+                                    : kEfficientWarpsPerSmBwOther;
+    const double min_blocks = std::max(1.0, std::floor(warps_per_sm * kWarpThreads / k.threads));
+    const int register_cap = static_cast<int>(kBwdRegistersPerSm / (min_blocks * k.threads));
+    k.registers = std::min(kEfficientRegisters, register_cap / kBwdRegisterStep * kBwdRegisterStep);
+  }
   // Q, dO tiles (double-buffered) and the block's K and V tiles.
   k.shared_bytes = smem();
   k.pipe = t.pipe;
@@ -217,6 +253,8 @@ PlanOption attention_backward_plan(const wl::AttentionOp& a, wl::AttentionBacken
   // Warpgroup kernels: a share of the datasheet peak (kCudnnBackwardPeakShare).
   if (t.pipe == Pipe::tensor)
     k.pipe_efficiency *= gpu.tensor_peak_per_sm(a.dtype) / gpu.pipe_rate(Pipe::tensor, a.dtype);
+  // Warp-level kernels: their share of the mma.sync rate, on Hopper of the H100's (as the forward's).
+  if (t.pipe == Pipe::mma_sync) k.pipe_efficiency *= hopper_mma_sync_rate_factor(gpu, a.dtype);
   k.simt_instructions = kSimtInstructionsPerScore * scores;
   k.sfu_ops = scores;
   k.overlap = t.overlap;
@@ -235,6 +273,16 @@ PlanOption attention_backward_plan(const wl::AttentionOp& a, wl::AttentionBacken
                4 * t.block_kv * head_dim * e;
   k.dram_rounds = 2;
   k.fixed_cycles = kBackwardFixedCycles;
+  if (efficient) {
+    // Every block first computes rowsum(dO * O) of all its head's query rows, a query tile at a
+    // time, then walks its steps, each waiting on its loads and on the dQ workspace
+    // (kEfficientDeltaRoundsPerTile, kEfficientBackwardRoundsPerStep). The blocks of a wave, alike,
+    // wait and multiply at the same time: an SM's products add to the chain of each of its blocks.
+    k.dram_rounds = 1 + kEfficientDeltaRoundsPerTile * q_tiles + kEfficientBackwardRoundsPerStep * steps;
+    const double slots = double(gpu.blocks_per_sm(k.resources(), k.name)) * gpu.sms();
+    const double resident = std::ceil(std::min(k.blocks, slots) / gpu.sms());
+    k.fixed_cycles += resident * lone_block_compute_cycles(k, gpu);
+  }
 
   PlanOption option{
       "attention backward (" + std::string(wl::attention_backend_name(backend)) + "): " + k.name, {}, 0, {}};

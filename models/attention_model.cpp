@@ -9,6 +9,7 @@
 #include "models/attention_block_chain.h"
 #include "models/attention_flash2_splits.h"
 #include "models/attention_head_tile.h"
+#include "models/attention_mma_sync_share.h"
 #include "models/attention_single_block.h"
 #include "models/block_dispatch.h"
 #include "models/helper_kernels.h"
@@ -112,13 +113,13 @@ constexpr double kWarpgroupForwardPeakShare = 0.72;
 // 0-48 instructions scanned): dev attention MAPE 6.2% -> 5.8% (H100), 10.1% -> 9.4% (H200 calibrated).
 constexpr double kCausalDiagonalMaskSteps = 0.3;
 constexpr double kCausalMaskInstructionsPerScore = 16;
-// Hopper's warp-level (mma.sync) attention kernels (FlashAttention-2, memory-efficient) likewise run
-// at a share of the datasheet peak, the Hopper default's mma.sync share (the H100's microbenchmark,
-// architectures/hopper.toml): the H200's own calibration (0.629 against the H100's 0.574) does not
-// show in the same kernels (dev: fmha_cutlassF 64x128, b1 h32 8192 d128, 6.19 ms on the H100 and 6.30
-// on the H200). Dev attention MAPE, H200 calibrated: 9.42% -> 9.24% (shares 0.55-0.60 scanned, H100
-// unchanged at 0.574).
-constexpr double kHopperMmaSyncPeakShare = 0.574;
+// Keys that end inside a KV tile: the block's last tile is masked the same way (FlashAttention-3's
+// seqlen mask on the partial n_block; cuDNN's sm90 flash_fprop kernel, the same kernel whatever the
+// length in the profiles): one tile per block at the causal diagonal's cost, no constant of its own.
+// Dev and tuning sets (H100): non-causal cuDNN forwards with keys not a multiple of 128 (1,000, 333,
+// 3,001, 5,000) came out 12% short on average (bias -6%), the multiples 3% (bias -2%); with the mask
+// 9% (bias -4%). Attention MAPE: tuning 7.63% -> 7.24%, tuning2 6.85% -> 6.54%, dev unchanged.
+constexpr double kPaddedKeysMaskedTiles = 1;
 // Compute capabilities with warpgroup (wgmma / tcgen05) tensor-core instructions: datacenter
 // Hopper (9.x) and Blackwell (10.x); consumer Blackwell (12.x) runs warp-level mma kernels (CUDA
 // programming guide). FlashAttention-2 needs compute capability 8.0 (its README).
@@ -342,20 +343,22 @@ PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
   k.pipe_flops = 4 * d * scores;
   // The diagonal step of a causal block computes a full tile and masks half of it.
   k.pipe_efficiency = (a.causal ? kCausalEfficiency : 1.0) * (efficient ? kEfficientForwardEfficiency : 1.0);
+  // A warpgroup block masks one tile element by element: a causal block its diagonal tile, any other
+  // block its last key tile where the keys end inside it (kPaddedKeysMaskedTiles).
+  const bool padded_keys = std::fmod(double(a.seq_kv), block_kv) != 0;
+  const double masked_tiles = a.causal ? 1.0 : (padded_keys ? kPaddedKeysMaskedTiles : 0.0);
   if (tiles.pipe == Pipe::tensor) {
     // Warpgroup kernels: a share of the datasheet peak; causal blocks pay their diagonal tile's mask.
-    const double mask = a.causal ? 1.0 / (1.0 + kCausalDiagonalMaskSteps / steps) : 1.0;
+    const double mask = 1.0 / (1.0 + masked_tiles * kCausalDiagonalMaskSteps / steps);
     k.pipe_efficiency = mask * kWarpgroupForwardPeakShare * gpu.tensor_peak_per_sm(a.dtype) /
                         gpu.pipe_rate(Pipe::tensor, a.dtype);
   }
-  // Hopper's mma.sync kernels: a share of the datasheet peak too (kHopperMmaSyncPeakShare).
-  if (tiles.pipe == Pipe::mma_sync && gpu.cc_major() == kHopperCcMajor)
-    k.pipe_efficiency *=
-        kHopperMmaSyncPeakShare * gpu.tensor_peak_per_sm(a.dtype) / gpu.pipe_rate(Pipe::mma_sync, a.dtype);
+  // Hopper's mma.sync kernels: a share of the datasheet peak too (models/attention_mma_sync_share.h).
+  if (tiles.pipe == Pipe::mma_sync) k.pipe_efficiency *= hopper_mma_sync_rate_factor(gpu, a.dtype);
   k.simt_instructions = kSoftmaxInstructionsPerScore * scores;
-  // A causal warpgroup block masks its diagonal tile (kCausalMaskInstructionsPerScore).
-  if (tiles.pipe == Pipe::tensor && a.causal)
-    k.simt_instructions += kCausalMaskInstructionsPerScore * block_q * block_kv;
+  // A warpgroup block's masked tile (kCausalMaskInstructionsPerScore).
+  if (tiles.pipe == Pipe::tensor)
+    k.simt_instructions += masked_tiles * kCausalMaskInstructionsPerScore * block_q * block_kv;
   k.sfu_ops = scores;
   k.overlap = tiles.overlap;
   // DRAM: Q, K, V and O once (the K/V of one head is shared by its query blocks through L2).
