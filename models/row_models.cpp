@@ -339,10 +339,10 @@ constexpr int kForwardRegisters = 32;
 constexpr int kVectorizedNormRegisters = 48;
 // vectorized_layer_norm_kernel's block: 128 threads, 4 warps per row (layer_norm_kernel.cu; library fact).
 constexpr double kVectorizedNormThreads = 128;
-// Lane instructions per element: Welford moments (layer norm) or the sum of squares (RMS norm), the
-// normalizing pass, and the vectorized kernel's both passes (assumption).
+// Lane instructions per element: Welford moments (RowwiseMomentsCUDAKernel, layer and RMS norm), the
+// normalizing pass, and the vectorized kernel's both passes (Welford for layer norm, the sum of
+// squares for RMS norm) (assumption).
 constexpr double kMomentsInstructionsPerElement = 14;
-constexpr double kRmsMomentsInstructionsPerElement = 6;
 constexpr double kNormForwardInstructionsPerElement = 8;
 constexpr double kVectorizedNormInstructionsPerElement = 18;
 constexpr double kVectorizedRmsNormInstructionsPerElement = 10;
@@ -376,21 +376,23 @@ PlanOption norm_plan_unvectorized(const wl::RowOp& r, const device::Device& gpu)
   m.dram_bytes = row_bytes + kRowStatsBytes;
   m.dram_write_bytes = kRowStatsBytes;
   m.l2_bytes = row_bytes + kRowStatsBytes;
-  m.simt_instructions = (rms ? kRmsMomentsInstructionsPerElement : kMomentsInstructionsPerElement) * hidden;
+  m.simt_instructions = kMomentsInstructionsPerElement * hidden;
   const double m_iterations = std::ceil(hidden / kMomentsThreads);
   m.dram_rounds = m_iterations;
   m.bytes_in_flight = kMomentsThreads * e;
-  m.fixed_cycles = block_reduce_cycles(kMomentsThreads, gpu) +
-                   m_iterations * (rms ? kSumOfSquaresChainCycles : kWelfordChainCycles) +
-                   (rms ? kRmsNormCombineCycles : kLayerNormCombineCycles);
+  // RowwiseMomentsCUDAKernel folds every element through ATen's WelfordOps for RMS norm too (its
+  // rms variant only projects m2 + mean^2 at the end; layer_norm_kernel.cu, library fact): the same
+  // dividing chain and combine as layer norm.
+  m.fixed_cycles = block_reduce_cycles(kMomentsThreads, gpu) + m_iterations * kWelfordChainCycles +
+                   kLayerNormCombineCycles;
   KernelPlan f;
   f.name = std::string("LayerNormForwardCUDAKernel") + (rms ? " (rms)" : "");
   f.blocks = rows;
   f.threads = static_cast<int>(kForwardThreads);
   f.registers = kForwardRegisters;
-  const double resident_rows =
-      std::min(rows, gpu.sms() * resident_blocks_per_sm(kMomentsThreads, m.registers, gpu));
-  const double reread_miss = 1 - reread_hit_fraction(resident_rows, row_bytes, gpu);
+  // The forward kernel rereads X after the moments kernel has streamed all of it: only an X that
+  // fits the L2's reuse share is still there (the reread starts at the first row, the oldest).
+  const double reread_miss = gpu.fits_in_l2(rows * row_bytes) ? 0 : 1;
   const double params = hidden * e * (rms ? 1 : 2);
   f.dram_bytes = reread_miss * row_bytes + row_bytes + kRowStatsBytes + params / rows;
   f.dram_write_bytes = row_bytes;
