@@ -142,12 +142,16 @@ PlanOption norm_backward_plan(const wl::RowOp& r, const device::Device& gpu) {
   g.dram_write_bytes = out_bytes / g.blocks;
   g.l2_bytes = g.dram_bytes;
   g.dram_rounds = kGammaBetaRoundsPerIteration * std::ceil(rows / (kGammaBetaRowsPerThread * block_dim_y));
-  // The input-gradient kernel just streamed dY and X (and wrote dX): while all three fit in the L2's
-  // reuse share, the column reduction finds dY, X and the row stats there and reads DRAM only for
-  // what it writes (its dependent rounds stay: kGammaBetaRoundsPerIteration was fit on such
-  // L2-resident reductions). Dev, both GPUs: 65536 x 64 took 155-180 us, not the 246 us of two
-  // blocks' in-flight-limited DRAM stream.
-  if (3 * rows * row_bytes + rows * kRowStatsBytes <= gpu.l2_reuse_bytes()) g.dram_bytes = g.dram_write_bytes;
+  // The input-gradient kernel just streamed dY and X (and wrote dX): the column reduction finds the
+  // share of them the L2's reuse share still holds there (all of them while the three tensors and the
+  // row stats fit it) and reads DRAM for the rest and for what it writes (its dependent rounds stay:
+  // kGammaBetaRoundsPerIteration was fit on L2-resident reductions). Dev, both GPUs: 65536 x 64 bf16
+  // took 155-180 us, not the 246 us of two blocks' in-flight-limited DRAM stream; tuning set (H100):
+  // 65536 x 64 fp32 (50 MB streamed, 0.7 of it the reuse share) took 244 us where two blocks
+  // reading all of dY and X from DRAM at one SM's rate take 480 us.
+  const double streamed_bytes = 3 * rows * row_bytes + rows * kRowStatsBytes;
+  const double reads_bytes = g.dram_bytes - g.dram_write_bytes;
+  g.dram_bytes = g.dram_write_bytes + reads_bytes * (1 - gpu.l2_hit_fraction(streamed_bytes));
   // An iteration's dY and X rows, spread over its two round trips (the stats' round carries next to
   // nothing): what each dependent round keeps in flight on average.
   g.bytes_in_flight = g.threads * 2 * e * kGammaBetaRowsPerThread / kGammaBetaRoundsPerIteration;
