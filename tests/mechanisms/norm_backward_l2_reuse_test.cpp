@@ -14,7 +14,7 @@
 using namespace gpucast;
 
 namespace {
-constexpr wl::Count kCols = 64;
+constexpr wl::Count kCols = 4096;    // 128 column blocks: never the rows-split path
 constexpr double kElementBytes = 2;  // bf16
 constexpr double kStatsBytes = 8;    // mean and rstd per row (fp32)
 
@@ -36,7 +36,7 @@ SCENARIO(
   const double per_row = 3 * kCols * kElementBytes + kStatsBytes;
   const auto fitting = static_cast<wl::Count>(std::floor(gpu.l2_reuse_bytes() / per_row));
   const double gradient_bytes = 2 * kCols * kElementBytes;  // dgamma and dbeta
-  GIVEN("as many 64-column bf16 rows as fit") {
+  GIVEN("as many 4,096-column bf16 rows as fit") {
     const auto warm = weight_gradient(gpu, fitting);
     THEN("it writes its two gradients and reads nothing from DRAM") {
       CHECK(warm.name.find("GammaBetaBackwardCUDAKernel") == 0);
