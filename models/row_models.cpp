@@ -322,10 +322,13 @@ PlanOption softmax_plan(const wl::RowOp& r, const device::Device& gpu) {
 // on both GPUs. Layer norm's refit with the four-row reread window (kRereadRowsPerResidentBlock,
 // which moves time of the larger norms into memory), on the dev and calibration splits, H100+H200:
 // 3,300 -> 2,500 cycles (layer norm dev+calibration MAPE 14.0% -> 12.3%, mean of the four
-// descriptions; RMS norm's 700 stays best). Refit with the 80-cycle Welford chain below, on the dev
-// split (H100+H200, the four descriptions) and the H100 tuning set: 2,500 -> 2,250.
-constexpr double kLayerNormCombineCycles = 2250;
-constexpr double kRmsNormCombineCycles = 700;
+// descriptions). Refit with the 80-cycle Welford chain below, on the dev split (H100+H200, the four
+// descriptions) and the H100 tuning set: 2,500 -> 2,250; then -> 1,500 once every later wave of the
+// vectorized kernel waits its own first load (norm_plan), which carried the rest of those short rows'
+// per-wave time. RMS norm's sum of squares needs nothing beyond the generic block reduction: its
+// 700 cycles were that missing per-wave load (with it, 0 is best: rmsnorm dev MAPE 8.4/11.0/9.4/9.9%
+// -> 7.2/9.1/8.8/8.8% on H100 calibrated / catalog, H200 calibrated / catalog).
+constexpr double kLayerNormCombineCycles = 1500;
 // vectorized_layer_norm_kernel needs the row to be whole 4-element vectors; other rows run
 // RowwiseMomentsCUDAKernel (512 threads, Welford over the row) and then LayerNormForwardCUDAKernel
 // (256 threads, rereads the row and writes it), both with scalar loads (layer_norm_kernel.cu; library
@@ -445,11 +448,18 @@ PlanOption norm_plan(const wl::RowOp& r, const device::Device& gpu) {
   if (rows <= resident_rows) {
     k.dram_rounds += std::ceil(iterations / loads_in_flight);
     k.l2_rounds = 0;
+  } else {
+    // More rows than fit at once: every later wave's blocks wait their own first load too (the
+    // kernel's fill pays only the first wave's), as in the reduce and softmax kernels.
+    k.dram_rounds += 1;
   }
-  k.bytes_in_flight = threads * kLayerNormVectorElements * e * loads_in_flight;
+  // Only threads with a vector of the row load one: a row shorter than a vector per thread (fewer
+  // than 512 columns) keeps fewer in flight, and one vector per thread is all a thread can have.
+  const double loading_threads = std::min(threads, std::ceil(hidden / kLayerNormVectorElements));
+  k.bytes_in_flight = loading_threads * kLayerNormVectorElements * e * std::min(loads_in_flight, iterations);
   k.fixed_cycles = 2 * block_reduce_cycles(threads, gpu) +
                    iterations * kLayerNormVectorElements * chain_per_element +
-                   (rms ? kRmsNormCombineCycles : kLayerNormCombineCycles);
+                   (rms ? 0 : kLayerNormCombineCycles);
   return PlanOption{k.name, {k}, 0};
 }
 
