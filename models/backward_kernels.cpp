@@ -29,6 +29,20 @@ constexpr double kGammaBetaManyRows = 256;
 // then the rows of dY and X: two dependent round trips (dev: the weight gradient of 64-320 columns,
 // two blocks to ten, grows by about 0.7 us per iteration of 256 rows on the H100, two DRAM latencies).
 constexpr double kGammaBetaRoundsPerIteration = 2;
+// Many rows over few columns (M > 64 x 1,024 and N / 32 below half the SMs) split the rows across
+// blocks instead: GammaBetaBackwardCUDAKernelTemplate<T, T_ACC, 32, 1, 32, partial_reduction>, one
+// warp per block walking 32 rows a step, blockIdx.y striding over the rows with gridDim.y =
+// min(32,768 / gridDim.x, ceil(M / 32)); each block writes its column partials to a
+// [gridDim.y, N] tensor, which dgamma_blocks.sum(0) (and dbeta's) reduce in their own launches
+// (LaunchGammaBetaBackwardCUDAKernel, layer_norm_kernel.cu; library fact).
+constexpr double kGammaBetaSplitMinRows = 64 * 1024;
+constexpr double kGammaBetaSplitRowsPerBlock = 32;
+constexpr double kGammaBetaSplitMaxBlocks = 32 * 1024;
+// The split kernel keeps a thread's 32 rows of dY and X in fp32 registers (assumption: 96 per
+// thread), and the sum(0) over the partials costs about 3 lane instructions per partial element
+// (a load's share, the add; assumption).
+constexpr int kGammaBetaSplitRegisters = 96;
+constexpr double kPartialSumInstructionsPerElement = 3;
 // 32-bit indexing limit of TensorIterator (2^31 bytes): larger tensors are split into launches.
 constexpr double kMaxIndexBytes = 2147483648.0;
 // A bound on those splits, so that a non-finite or absurd size cannot loop forever (assumption).
@@ -73,6 +87,48 @@ constexpr double kSortInstructionsPerIndex = 8;
 constexpr double kFillInstructionsPerElement = 1;
 // compute_grad_weight and sum_and_scatter: lane instructions per element (assumption).
 constexpr double kSegmentSumInstructionsPerElement = 6;
+
+// The weight gradient of many rows over few columns: the rows split across blocks that write column
+// partials, then a sum over the partials per gradient (kGammaBetaSplitMinRows). `k` is the
+// input-gradient kernel that runs first; `dram_read_share` the share of dY and X the L2 no longer
+// holds after it.
+PlanOption norm_backward_split_rows(const wl::RowOp& r, const device::Device& gpu, const KernelPlan& k,
+                                    double column_blocks, double dram_read_share) {
+  const double rows = static_cast<double>(r.rows);
+  const double hidden = static_cast<double>(r.cols);
+  const double e = bytes_per_element(r.dtype);
+  const bool rms = r.kind == wl::RowOpKind::rmsnorm;
+  const double gradients = rms ? 1 : 2;  // dgamma (and dbeta)
+  const double row_steps = std::ceil(rows / kGammaBetaSplitRowsPerBlock);
+  const double row_blocks = std::min(std::floor(kGammaBetaSplitMaxBlocks / column_blocks), row_steps);
+  KernelPlan g;
+  g.name = "GammaBetaBackwardCUDAKernel<32, 1, 32> (partial)";
+  g.blocks = column_blocks * row_blocks;
+  g.threads = static_cast<int>(kGammaBetaColumns);
+  g.registers = kGammaBetaSplitRegisters;
+  const double elements = rows * hidden;
+  g.simt_instructions = kGammaBetaInstructionsPerElement * elements / g.blocks;
+  const double partial_bytes = gradients * row_blocks * hidden * e;
+  g.dram_write_bytes = partial_bytes / g.blocks;
+  g.dram_bytes = g.dram_write_bytes + (2 * elements * e + rows * kRowStatsBytes) * dram_read_share / g.blocks;
+  g.l2_bytes = (2 * elements * e + rows * kRowStatsBytes + partial_bytes) / g.blocks;
+  // A block's steps: the rows' stats, then its 32 rows of dY and X, one round trip each.
+  g.dram_rounds = kGammaBetaRoundsPerIteration * std::ceil(row_steps / row_blocks);
+  g.bytes_in_flight = g.threads * 2 * e * kGammaBetaSplitRowsPerBlock / kGammaBetaRoundsPerIteration;
+  PlanOption option{k.name + " + GammaBetaBackward (rows split) + sum", {k, g}, 0};
+  for (int i = 0; i < static_cast<int>(gradients); ++i) {
+    KernelPlan sum = streaming_kernel("sum(0) of the partial weight gradients", row_blocks * hidden,
+                                      row_blocks * hidden * e, hidden * e, kPartialSumInstructionsPerElement, gpu);
+    // The partials were just written: while they fit the L2's reuse share the sum reads them there.
+    if (gpu.fits_in_l2(partial_bytes)) {
+      sum.dram_bytes = sum.dram_write_bytes;
+      sum.dram_rounds = 0;
+      sum.l2_rounds = 1;
+    }
+    option.kernels.push_back(sum);
+  }
+  return option;
+}
 
 }  // namespace
 
@@ -132,6 +188,14 @@ PlanOption norm_backward_plan(const wl::RowOp& r, const device::Device& gpu) {
                              : rows < kGammaBetaSomeRows ? 8
                              : rows < kGammaBetaManyRows ? 16
                                                          : 32;
+  // The L2 still holds the reuse share's part of what the input-gradient kernel streamed (dY, X, dX
+  // and the row stats): the column reduction's reads of dY and X find that share there.
+  const double streamed_bytes = 3 * rows * row_bytes + rows * kRowStatsBytes;
+  const double dram_read_share = 1 - gpu.l2_hit_fraction(streamed_bytes);
+  const double column_blocks = std::ceil(hidden / kGammaBetaColumns);
+  if (rows > kGammaBetaSplitMinRows && std::floor(hidden / kGammaBetaColumns) < std::floor(gpu.sms() / 2.0)) {
+    return norm_backward_split_rows(r, gpu, k, column_blocks, dram_read_share);
+  }
   KernelPlan g;
   g.name = "GammaBetaBackwardCUDAKernel<32, " + std::to_string(int(block_dim_y)) + ">";
   g.blocks = std::ceil(hidden / kGammaBetaColumns);
@@ -142,12 +206,15 @@ PlanOption norm_backward_plan(const wl::RowOp& r, const device::Device& gpu) {
   g.dram_write_bytes = out_bytes / g.blocks;
   g.l2_bytes = g.dram_bytes;
   g.dram_rounds = kGammaBetaRoundsPerIteration * std::ceil(rows / (kGammaBetaRowsPerThread * block_dim_y));
-  // The input-gradient kernel just streamed dY and X (and wrote dX): while all three fit in the L2's
-  // reuse share, the column reduction finds dY, X and the row stats there and reads DRAM only for
-  // what it writes (its dependent rounds stay: kGammaBetaRoundsPerIteration was fit on such
-  // L2-resident reductions). Dev, both GPUs: 65536 x 64 took 155-180 us, not the 246 us of two
-  // blocks' in-flight-limited DRAM stream.
-  if (3 * rows * row_bytes + rows * kRowStatsBytes <= gpu.l2_reuse_bytes()) g.dram_bytes = g.dram_write_bytes;
+  // The input-gradient kernel just streamed dY and X (and wrote dX): the column reduction finds the
+  // share of them the L2's reuse share still holds there (all of them while the three tensors and the
+  // row stats fit it) and reads DRAM for the rest and for what it writes (its dependent rounds stay:
+  // kGammaBetaRoundsPerIteration was fit on L2-resident reductions). Dev, both GPUs: 65536 x 64 bf16
+  // took 155-180 us, not the 246 us of two blocks' in-flight-limited DRAM stream; tuning set (H100):
+  // 65536 x 64 fp32 (50 MB streamed, 0.7 of it the reuse share) took 244 us where two blocks
+  // reading all of dY and X from DRAM at one SM's rate take 480 us.
+  const double reads_bytes = g.dram_bytes - g.dram_write_bytes;
+  g.dram_bytes = g.dram_write_bytes + reads_bytes * dram_read_share;
   // An iteration's dY and X rows, spread over its two round trips (the stats' round carries next to
   // nothing): what each dependent round keeps in flight on average.
   g.bytes_in_flight = g.threads * 2 * e * kGammaBetaRowsPerThread / kGammaBetaRoundsPerIteration;

@@ -322,9 +322,13 @@ PlanOption softmax_plan(const wl::RowOp& r, const device::Device& gpu) {
 // on both GPUs. Layer norm's refit with the four-row reread window (kRereadRowsPerResidentBlock,
 // which moves time of the larger norms into memory), on the dev and calibration splits, H100+H200:
 // 3,300 -> 2,500 cycles (layer norm dev+calibration MAPE 14.0% -> 12.3%, mean of the four
-// descriptions; RMS norm's 700 stays best).
-constexpr double kLayerNormCombineCycles = 2500;
-constexpr double kRmsNormCombineCycles = 700;
+// descriptions). Refit with the 80-cycle Welford chain below, on the dev split (H100+H200, the four
+// descriptions) and the H100 tuning set: 2,500 -> 2,250; then -> 1,500 once every later wave of the
+// vectorized kernel waits its own first load (norm_plan), which carried the rest of those short rows'
+// per-wave time. RMS norm's sum of squares needs nothing beyond the generic block reduction: its
+// 700 cycles were that missing per-wave load (with it, 0 is best: rmsnorm dev MAPE 8.4/11.0/9.4/9.9%
+// -> 7.2/9.1/8.8/8.8% on H100 calibrated / catalog, H200 calibrated / catalog).
+constexpr double kLayerNormCombineCycles = 1500;
 // vectorized_layer_norm_kernel needs the row to be whole 4-element vectors; other rows run
 // RowwiseMomentsCUDAKernel (512 threads, Welford over the row) and then LayerNormForwardCUDAKernel
 // (256 threads, rereads the row and writes it), both with scalar loads (layer_norm_kernel.cu; library
@@ -339,16 +343,21 @@ constexpr int kForwardRegisters = 32;
 constexpr int kVectorizedNormRegisters = 48;
 // vectorized_layer_norm_kernel's block: 128 threads, 4 warps per row (layer_norm_kernel.cu; library fact).
 constexpr double kVectorizedNormThreads = 128;
-// Lane instructions per element: Welford moments (layer norm) or the sum of squares (RMS norm), the
-// normalizing pass, and the vectorized kernel's both passes (assumption).
+// Lane instructions per element: Welford moments (RowwiseMomentsCUDAKernel, layer and RMS norm), the
+// normalizing pass, and the vectorized kernel's both passes (Welford for layer norm, the sum of
+// squares for RMS norm) (assumption).
 constexpr double kMomentsInstructionsPerElement = 14;
-constexpr double kRmsMomentsInstructionsPerElement = 6;
 constexpr double kNormForwardInstructionsPerElement = 8;
 constexpr double kVectorizedNormInstructionsPerElement = 18;
 constexpr double kVectorizedRmsNormInstructionsPerElement = 10;
-// Welford's running mean divides per element: a dependent chain of about 40 cycles per element per
-// thread; the sum of squares is one FMA, about 4 (cycles; assumption).
-constexpr double kWelfordChainCycles = 40;
+// Welford's running mean divides per element (cuWelfordOnlineSum's IEEE 1.f / count, WelfordOps'
+// delta / n): a dependent chain per element per thread; the sum of squares is one FMA, about 4
+// (cycles; assumption). Fit on the dev split (H100+H200) and the H100 tuning set: few-row
+// vectorized norms wait about 0.50 us per vector step of layer norm and 0.35 us of RMS norm (1-7
+// rows of 2,560-16,384 columns), 300 cycles more per step of four elements: 40 -> 80 (with the
+// combine refit above, layer norm dev MAPE 7.0/7.7/12.7/12.7% -> 6.3/8.3/11.8/12.1% on H100
+// calibrated / catalog, H200 calibrated / catalog; tuning 9.4/10.3% -> 8.3/10.2%).
+constexpr double kWelfordChainCycles = 80;
 constexpr double kSumOfSquaresChainCycles = 4;
 // LayerNormForwardCUDAKernel's fixed work per block (cycles; assumption).
 constexpr double kNormForwardFixedCycles = 200;
@@ -376,21 +385,23 @@ PlanOption norm_plan_unvectorized(const wl::RowOp& r, const device::Device& gpu)
   m.dram_bytes = row_bytes + kRowStatsBytes;
   m.dram_write_bytes = kRowStatsBytes;
   m.l2_bytes = row_bytes + kRowStatsBytes;
-  m.simt_instructions = (rms ? kRmsMomentsInstructionsPerElement : kMomentsInstructionsPerElement) * hidden;
+  m.simt_instructions = kMomentsInstructionsPerElement * hidden;
   const double m_iterations = std::ceil(hidden / kMomentsThreads);
   m.dram_rounds = m_iterations;
   m.bytes_in_flight = kMomentsThreads * e;
-  m.fixed_cycles = block_reduce_cycles(kMomentsThreads, gpu) +
-                   m_iterations * (rms ? kSumOfSquaresChainCycles : kWelfordChainCycles) +
-                   (rms ? kRmsNormCombineCycles : kLayerNormCombineCycles);
+  // RowwiseMomentsCUDAKernel folds every element through ATen's WelfordOps for RMS norm too (its
+  // rms variant only projects m2 + mean^2 at the end; layer_norm_kernel.cu, library fact): the same
+  // dividing chain and combine as layer norm.
+  m.fixed_cycles = block_reduce_cycles(kMomentsThreads, gpu) + m_iterations * kWelfordChainCycles +
+                   kLayerNormCombineCycles;
   KernelPlan f;
   f.name = std::string("LayerNormForwardCUDAKernel") + (rms ? " (rms)" : "");
   f.blocks = rows;
   f.threads = static_cast<int>(kForwardThreads);
   f.registers = kForwardRegisters;
-  const double resident_rows =
-      std::min(rows, gpu.sms() * resident_blocks_per_sm(kMomentsThreads, m.registers, gpu));
-  const double reread_miss = 1 - reread_hit_fraction(resident_rows, row_bytes, gpu);
+  // The forward kernel rereads X after the moments kernel has streamed all of it: only an X that
+  // fits the L2's reuse share is still there (the reread starts at the first row, the oldest).
+  const double reread_miss = gpu.fits_in_l2(rows * row_bytes) ? 0 : 1;
   const double params = hidden * e * (rms ? 1 : 2);
   f.dram_bytes = reread_miss * row_bytes + row_bytes + kRowStatsBytes + params / rows;
   f.dram_write_bytes = row_bytes;
@@ -437,11 +448,18 @@ PlanOption norm_plan(const wl::RowOp& r, const device::Device& gpu) {
   if (rows <= resident_rows) {
     k.dram_rounds += std::ceil(iterations / loads_in_flight);
     k.l2_rounds = 0;
+  } else {
+    // More rows than fit at once: every later wave's blocks wait their own first load too (the
+    // kernel's fill pays only the first wave's), as in the reduce and softmax kernels.
+    k.dram_rounds += 1;
   }
-  k.bytes_in_flight = threads * kLayerNormVectorElements * e * loads_in_flight;
+  // Only threads with a vector of the row load one: a row shorter than a vector per thread (fewer
+  // than 512 columns) keeps fewer in flight, and one vector per thread is all a thread can have.
+  const double loading_threads = std::min(threads, std::ceil(hidden / kLayerNormVectorElements));
+  k.bytes_in_flight = loading_threads * kLayerNormVectorElements * e * std::min(loads_in_flight, iterations);
   k.fixed_cycles = 2 * block_reduce_cycles(threads, gpu) +
                    iterations * kLayerNormVectorElements * chain_per_element +
-                   (rms ? kRmsNormCombineCycles : kLayerNormCombineCycles);
+                   (rms ? 0 : kLayerNormCombineCycles);
   return PlanOption{k.name, {k}, 0};
 }
 
