@@ -160,6 +160,26 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& 
     option.name = conv_algorithm_name(choice) + ": " + option.name;
     return {option};
   }
+  if (choice.algorithm == ConvAlgorithm::gemm) {
+    // A 1x1 stride-1 convolution is the GEMM out[N*H*W, K] = in[N*H*W, C] x filter[K, C]^T over the
+    // tensors as they are: no channel padding, the filter read transposed. Channels that are not whole
+    // 16-byte vectors send it to the library's narrow-load CUTLASS GEMMs (gemm_alignment.h): the
+    // profiles show one kernel, cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_32x32_64x1_tn_align2 at
+    // C = 50, K = 100 (tune-conv2d-0457), cutlass_75_wmma_tensorop_f16_..._tn_align1 at C = 3, K = 257
+    // (-0461), cutlass_75_tensorop_bf16_s1688gemm_bf16_64x64_tn_align1 at C = 129, K = 257 (-0464) and
+    // cutlass_80_tensorop_bf16_s16816gemm_bf16_128x256_32x3_tn_align2 at C = K = 100 (-0456), no
+    // padding kernels (kernels-tuning.json, H100).
+    wl::GemmOp gemm;
+    gemm.m = c.n * c.p() * c.q();
+    gemm.n = c.k;
+    gemm.k = c.c;
+    gemm.dtype = choice.math;
+    gemm.out_dtype = choice.math;
+    gemm.transpose_b = true;
+    auto options = GemmModel().plan(gemm, gpu);
+    for (auto& option : options) option.name = conv_algorithm_name(choice) + ": " + option.name;
+    return options;
+  }
   const double e = bytes_per_element(choice.math);
   const double n = double(c.n), p = double(c.p()), q = double(c.q());
   const double channels = choice.channels;
