@@ -54,10 +54,13 @@ constexpr double kMemsetInstructionsPerElement = 1;
 // sm90_xmma_fprop_implicit_gemm_<types>_nhwckrsc_nhwc_tilesize<M>x<N>x<K>_... in the H100 and H200
 // profiles of the dev and calibration splits (validation/<gpu>/kernels.json). 16-bit: 64x64, 64x128,
 // 128x64, 128x128, 256x64 and 256x128 (bf16 and fp16), 128x32 (fp16 at 33 output channels,
-// conv2d-1139); tf32: 64x32, 128x128 and 128x192. Library facts.
+// conv2d-1139); tf32: 64x32, 128x128 and 128x192. The tuning sets (kernels-tuning.json and
+// kernels-tuning2.json, H100, dev) add fp16 256x96 (tune-conv2d-0496) and tf32 64x64, 128x32 and
+// 256x64 (tune-conv2d-0426, -0428 and -0446, -0458). Library facts.
 const std::vector<GemmTile> kSm90ConvTiles16Bit = {{64, 64},  {64, 128},  {128, 64}, {128, 128},
-                                                   {256, 64}, {256, 128}, {128, 32}};
-const std::vector<GemmTile> kSm90ConvTilesTf32 = {{64, 32}, {128, 128}, {128, 192}};
+                                                   {256, 64}, {256, 128}, {128, 32}, {256, 96}};
+const std::vector<GemmTile> kSm90ConvTilesTf32 = {{64, 32},   {64, 64},   {128, 32},
+                                                  {128, 128}, {128, 192}, {256, 64}};
 // Beside them cuDNN ships sm80 mma.sync implicit-GEMM kernels its heuristic runs on Hopper for some
 // problems: sm80_xmma_fprop_implicit_gemm_<types>_nhwckrsc_nhwc_tilesize64x32x64_stage5 (conv2d-0348,
 // M = 64 over K = 11,520; conv2d-1144), ..._tilesize64x64x64_stage4 (conv2d-1125) and
