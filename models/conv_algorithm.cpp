@@ -54,6 +54,13 @@ constexpr double kIndexedOutputChannelAlign = 8;
 // GEMM: it follows the few-channel rules above (the direct NHWC kernel in fp32 at C = 3, K = 33,
 // tune-conv2d-0462 of kernels-tuning.json; library fact from that profile), while 16-bit ones run
 // the GEMM (conv_model.cpp; tune-conv2d-0461, fp16 C = 3).
+// bf16 has no indexed kernel: below one 16-byte channel vector (C < 8) cuDNN pads to 8 channels for
+// the sm80 fprop kernel only for 7x7 filters (conv2d-0320 and tune-conv2d-0473, 7x7 stride-2 stems);
+// other filters run FMA kernels on the unpadded tensors: convolve_common_engine_float_NHWC<
+// __nv_bfloat16, ...> at 3x3 stride 2, C = 3, K = 257 (tune-conv2d-0489) and 5x5, C = 5, K = 16
+// (-0500), implicit_convolve_sgemm<__nv_bfloat16, ...> at 1x1 stride 2, C = 3 (-0498; timed as the
+// direct kernel). Library facts from the H100 profiles (dev and kernels-tuning2.json).
+constexpr wl::Count kBf16PaddedStemFilterSide = 7;
 constexpr int kFmaNchwMinCcMajor = 9;
 // The sm80 indexed kernels run on sm80 and later (their sm80_ prefix; library fact).
 constexpr int kFewChannelIndexedMinCcMajor = 8;
@@ -118,8 +125,9 @@ ConvChoice choose_conv_algorithm(const wl::Conv2dOp& op, const device::Device& g
     c.channels = double(op.c);  // a GEMM over the unpadded tensors (conv_model.cpp)
   } else if (c.tensor && hopper &&
              (runs_fma_for_unaligned_channels(op, c.math, align) ||
-              (below_one_vector && has_indexed_few_channel_kernel(c.math) &&
-               !indexed_stores_whole_vectors))) {
+              (below_one_vector && has_indexed_few_channel_kernel(c.math) && !indexed_stores_whole_vectors) ||
+              (below_one_vector && c.math == DataType::bf16 &&
+               !(op.r == kBf16PaddedStemFilterSide && op.s == kBf16PaddedStemFilterSide)))) {
     // FP32 arithmetic on the FMA pipe over unpadded channels (TF32 rounding does not apply).
     if (c.math == DataType::tf32) c.math = DataType::fp32;
     c.tensor = false;
