@@ -39,8 +39,20 @@ constexpr double kSimtChannelVector = 4;
 // Winograd F(2x2, 3x3): a 4x4 input tile gives a 2x2 output tile with 16 multiplies per channel
 // pair instead of 36. The transforms are additions per tile, small next to C x K multiplies.
 constexpr double kWinogradMultiplyReduction = 36.0 / 16.0;
-// Lane instructions per element of cuDNN's nhwcAddPaddingKernel (index math, bounds test, store).
-constexpr double kPadInstructionsPerElement = 12;
+// cuDNN's nhwcAddPaddingKernel copies the real channels into the zeroed padded copy element by
+// element (scalar accesses, a 16-byte vector's worth of elements a thread; assumption), each
+// element's NHWC index decomposed from the kernel's integer arguments (divisions and remainders: its
+// signature takes eight ints), so it is bound by that index arithmetic: lane instructions per copied
+// element. Fit on the dev split and the tuning sets, H100: its durations in the profiles run at 340-420
+// copied elements per us whatever the element size and padding (conv2d-0320 and -1139;
+// tune-conv2d-0449, -0455, -0465, -0470, -0491, -0495, -0496 of kernels-tuning.json and
+// kernels-tuning2.json: 0.8 to 52 million elements); 12 (before: the zero-filled elements counted too)
+// left the wide-channel copies (255 to 256 channels) 35% short.
+constexpr double kPadInstructionsPerElement = 90;
+// Each padding copy also lasts a fixed time beyond the launch that a memset does not: the smallest
+// ones run 1.7-1.9 us in the profiles, where a memset of the same buffer runs 1.1 (dev conv2d-1144,
+// -1159; tune-conv2d-0459, -0468, -0471, -0492 of kernels-tuning.json and kernels-tuning2.json, H100).
+constexpr double kPadStartupCycles = 1500;
 // nhwcAddPaddingKernel moves pixel rows that are not whole 16-byte vectors (3 bf16 channels, 257
 // fp32 output channels) with scalar accesses at unaligned offsets: share of the streaming DRAM read
 // rate it sustains. Fit on the dev split, H100+H200: conv2d-0320 (the 3-channel stem's input pad,
@@ -126,9 +138,11 @@ void add_padding_kernels(const wl::Conv2dOp& c, double channels, double out_chan
                                        kMemsetInstructionsPerElement, gpu, per_vector);
     zero.reads_dram = false;
     kernels.push_back(zero);
-    KernelPlan copy = streaming_kernel("pad " + what + " channels to " + std::to_string(int(to)), padded,
-                                       pixels * from * e, padded * e, kPadInstructionsPerElement, gpu, to);
+    KernelPlan copy =
+        streaming_kernel("pad " + what + " channels to " + std::to_string(int(to)), pixels * from,
+                         pixels * from * e, padded * e, kPadInstructionsPerElement, gpu, per_vector);
     copy.dram_read_efficiency = kPadReadEfficiency;
+    copy.startup_cycles = kPadStartupCycles;
     kernels.push_back(copy);
   };
   const bool input_padded = channels != double(c.c);
@@ -141,8 +155,9 @@ void add_padding_kernels(const wl::Conv2dOp& c, double channels, double out_chan
     const double pixels = double(c.n) * double(c.p()) * double(c.q());
     KernelPlan copy = streaming_kernel(
         "copy output out of " + std::to_string(int(out_channels)) + " padded channels", pixels * double(c.k),
-        pixels * out_channels * e, pixels * double(c.k) * e, kPadInstructionsPerElement, gpu, double(c.k));
+        pixels * out_channels * e, pixels * double(c.k) * e, kPadInstructionsPerElement, gpu, per_vector);
     copy.dram_read_efficiency = kPadReadEfficiency;
+    copy.startup_cycles = kPadStartupCycles;
     option.kernels.push_back(copy);
   }
 }
