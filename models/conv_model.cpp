@@ -79,6 +79,12 @@ const std::vector<GemmTile> kSm90ConvTilesTf32 = {{64, 32},   {64, 64},   {128, 
 // ..._tilesize128x32x32_stage4 (conv2d-1124), dev and calibration profiles, f16f16 and bf16bf16 only.
 // Library facts; which family runs is left to the timing, as among the sm90 tiles.
 const std::vector<GemmTile> kSm80ConvTiles16Bit = {{64, 32}, {64, 64}, {128, 32}};
+// The few-channel kernels are CUTLASS's fprop_optimized ones, whose tiles all span 64 or more output
+// channels: cutlass_tensorop_{bf16,f16}_s16816fprop_optimized_..._256x64_32x4 (conv2d-0320, -1147;
+// tune-conv2d-0473), _64x128_32x6 (conv2d-0361, -0368) and _64x64_32x10 (tune-conv2d-0492, -0499 at
+// 33 and 16 output channels) in the H100 profiles of the dev and calibration splits and the tuning
+// sets. Library facts.
+const std::vector<GemmTile> kFewChannelTiles = {{256, 64}, {64, 128}, {64, 64}};
 // Every such profile runs one wave or less (40 to 98 tiles); the multi-wave grids of the dev and
 // calibration splits run sm90 kernels, even over rows those make slow (conv2d-1139: 614 tiles of
 // sm90 128x32, 4.7 waves). The heuristic's boundary is taken at one wave (assumption).
@@ -211,6 +217,8 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& 
   g.in = choice.math;
   g.out = choice.math;
   g.warp_mma = choice.algorithm == ConvAlgorithm::few_channel_gemm;
+  if (choice.algorithm == ConvAlgorithm::few_channel_gemm && gpu.cc_major() >= kSm90CcMajor)
+    g.tiles = kFewChannelTiles;
   if (choice.algorithm == ConvAlgorithm::gemm) {
     g.k = channels;
   } else {
