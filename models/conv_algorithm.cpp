@@ -42,6 +42,25 @@ constexpr int kWinogradFilterSide = 3;
   return math == DataType::fp16 || math == DataType::tf32;
 }
 constexpr double kFmaDirectMaxChannels = 16;
+// The indexed kernels store whole 8-channel output vectors: their names end alignc8
+// (sm80_xmma_fprop_implicit_gemm_indexed_wo_smem_tf32f32_..._aligna4_alignc8, ..._f16f16_..._aligna2_alignc8;
+// library fact). Output channels that are not a multiple of it run the direct NHWC kernel instead
+// (convolve_common_engine_float_NHWC<float, ...> for tf32 at C = 3, K = 33, tune-conv2d-0452 and
+// kernels-tuning2's tune-conv2d-0480; <__half, ..., 128, ...> for fp16 at C = 3, K = 7,
+// kernels-tuning2's tune-conv2d-0497), while K = 32 and 64 keep the indexed kernel (conv2d-1113,
+// -1118, -1119; H100 and H200 profiles, dev and calibration splits, and the tuning sets).
+constexpr double kIndexedOutputChannelAlign = 8;
+// A 1x1 stride-1 tf32 convolution whose channels fill less than one 16-byte vector is not run as a
+// GEMM: it follows the few-channel rules above (the direct NHWC kernel in fp32 at C = 3, K = 33,
+// tune-conv2d-0462 of kernels-tuning.json; library fact from that profile), while 16-bit ones run
+// the GEMM (conv_model.cpp; tune-conv2d-0461, fp16 C = 3).
+// bf16 has no indexed kernel: below one 16-byte channel vector (C < 8) cuDNN pads to 8 channels for
+// the sm80 fprop kernel only for 7x7 filters (conv2d-0320 and tune-conv2d-0473, 7x7 stride-2 stems);
+// other filters run FMA kernels on the unpadded tensors: convolve_common_engine_float_NHWC<
+// __nv_bfloat16, ...> at 3x3 stride 2, C = 3, K = 257 (tune-conv2d-0489) and 5x5, C = 5, K = 16
+// (-0500), implicit_convolve_sgemm<__nv_bfloat16, ...> at 1x1 stride 2, C = 3 (-0498; timed as the
+// direct kernel). Library facts from the H100 profiles (dev and kernels-tuning2.json).
+constexpr wl::Count kBf16PaddedStemFilterSide = 7;
 constexpr int kFmaNchwMinCcMajor = 9;
 // The sm80 indexed kernels run on sm80 and later (their sm80_ prefix; library fact).
 constexpr int kFewChannelIndexedMinCcMajor = 8;
@@ -96,13 +115,19 @@ ConvChoice choose_conv_algorithm(const wl::Conv2dOp& op, const device::Device& g
   c.channel_align = align;
 
   const bool pointwise = op.r == 1 && op.s == 1 && op.stride == 1 && op.pad == 0;
-  if (c.math == DataType::fp32 && gpu.cc_major() >= kFmaNchwMinCcMajor &&
-      double(op.c) > kFmaDirectMaxChannels) {
+  const bool below_one_vector = c.tensor && double(op.c) * e < kTensorChannelBytes;
+  const bool indexed_stores_whole_vectors = std::fmod(double(op.k), kIndexedOutputChannelAlign) == 0;
+  const bool hopper = gpu.cc_major() >= kFmaNchwMinCcMajor;
+  if (c.math == DataType::fp32 && hopper && double(op.c) > kFmaDirectMaxChannels) {
     c.algorithm = ConvAlgorithm::simt_nchw_gemm;
-  } else if (pointwise) {
+  } else if (pointwise && !(hopper && below_one_vector && c.math == DataType::tf32)) {
     c.algorithm = ConvAlgorithm::gemm;
-  } else if (c.tensor && gpu.cc_major() >= kFmaNchwMinCcMajor &&
-             runs_fma_for_unaligned_channels(op, c.math, align)) {
+    c.channels = double(op.c);  // a GEMM over the unpadded tensors (conv_model.cpp)
+  } else if (c.tensor && hopper &&
+             (runs_fma_for_unaligned_channels(op, c.math, align) ||
+              (below_one_vector && has_indexed_few_channel_kernel(c.math) && !indexed_stores_whole_vectors) ||
+              (below_one_vector && c.math == DataType::bf16 &&
+               !(op.r == kBf16PaddedStemFilterSide && op.s == kBf16PaddedStemFilterSide)))) {
     // FP32 arithmetic on the FMA pipe over unpadded channels (TF32 rounding does not apply).
     if (c.math == DataType::tf32) c.math = DataType::fp32;
     c.tensor = false;

@@ -7,41 +7,66 @@
 
 namespace gpucast::models {
 namespace {
-// The two tiles the H100 and H200 profiles show (validation/<gpu>/kernels.json, dev and calibration
-// cases conv2d-1096, -1097, -1106, -1146): 32x32x8 with warpsize 1x2x1 (64 threads) and 256x64x8
-// with warpsize 2x2x1 (128 threads); K advances 8 (C x R x S, NCHW order) per step. Library facts.
+// The tiles the H100 and H200 profiles show (validation/<gpu>/kernels.json, dev and calibration
+// cases conv2d-1096, -1097, -1106, -1146; kernels-tuning.json and kernels-tuning2.json): 32x32x8 with
+// warpsize 1x2x1 (64 threads), 128x32x8 and 256x64x8 with warpsize 2x2x1 (128 threads); K advances 8
+// (C x R x S, NCHW order) per step. Library facts.
 constexpr double kNchwSmallTile = 32;
 constexpr int kNchwSmallTileThreads = 64;
+constexpr double kNchwMediumTileM = 128;
+constexpr double kNchwMediumTileN = 32;
+constexpr int kNchwMediumTileThreads = 128;
 constexpr double kNchwLargeTileM = 256;
 constexpr double kNchwLargeTileN = 64;
 constexpr int kNchwLargeTileThreads = 128;
 constexpr double kNchwKStep = 8;
-constexpr double kNchwStages = 3;  // "stage3" in both names
-// The large tile is picked once its grid covers this share of the SMs (dev: 100 blocks of 256x64
-// on 132 SMs ran it, 52 did not; assumption in between).
+constexpr double kNchwStages = 3;  // "stage3" in all three names
+// The large tile runs for 1x1 filters once its grid covers this share of the SMs (dev: 100 blocks of
+// 256x64 on 132 SMs ran it, 52 did not; assumption in between). No wider filter ran it in any
+// profile (dev, calibration and both tuning sets: 3x3 and 5x5 grids of 65 to 2,560 such blocks ran
+// 32x32 or 128x32).
 constexpr double kNchwLargeTileMinSmShare = 0.5;
-// Per K step, each thread issues tile_m x tile_n / threads x 8 FMAs, one warp per scheduler at one
-// instruction per clock; FMAs are this share of what it issues (the rest: shared-memory loads of the
-// fragments, global loads of the next stage, address arithmetic), and each step exposes this many
-// cycles of barrier and shared-memory latency that two to four warps cannot hide. Dev: the 32x32
-// kernel of conv2d-1097 (576 steps, 395 cycles each) and the 256x64 kernel of conv2d-1106 (128
-// steps, 1,730 cycles each) on the H100 give both numbers.
-constexpr double kFmaIssueShare = 0.67;
-constexpr double kKStepExposedCycles = 204;
+// Wider filters run 128x32 when its grid is more than this many SMs' worth of blocks and at most
+// kNchwMediumTileMaxWaves of them, else 32x32. Evidence (H100, kernels-tuning.json and
+// kernels-tuning2.json, all dev): 234, 408 and 408 blocks of 128x32 (1.8 and 3.1 x 132) ran 128x32
+// (tune-conv2d-0490, -0453, -0469); 198 (1.5 x 132, -0463) and fewer ran 32x32, and so did 2,560 and
+// 10,240 (19 and 78 x 132; -0434, -0416 of kernels-tuning2.json and kernels-tuning.json). The upper
+// boundary between 3.1 and 19 is an assumption.
+constexpr double kNchwMediumTileMinWaves = 1.5;
+constexpr double kNchwMediumTileMaxWaves = 8;
+// Each of an SM's schedulers (simt lanes / warp size of them) issues one warp instruction a clock;
+// per K step a warp issues its tile_m x tile_n x 8 / threads FMAs, which are this share of what it
+// issues (the rest: fragment loads from shared memory, the next stage's global loads, address
+// arithmetic); warps that share a scheduler queue there. On top, each step exposes a latency (the
+// stage's barrier and shared-memory round trip) the resident blocks do not hide. Fit on the dev split
+// and the tuning sets, H100: the 32x32 kernel's cycles per K step with 1, 1, 2, 3 and 4 warps a
+// scheduler (conv2d-1097 dev; tune-conv2d-0410, -0411, -0463 and -0416 of kernels-tuning.json: 396,
+// 417, 705, 1,118 and 1,237 cycles at 1 to 8 blocks an SM) give the latency and the share of the
+// small tiles (whose threads hold 16 and 32 outputs); the 256x64 kernel alone on an SM (conv2d-1106,
+// 1,739 cycles a step; 128 outputs a thread, fewer fragment loads per FMA) the large tile's share.
+// Checked on 128x32 (not in the fit): tune-conv2d-0453, -0469 and -0490 within 10%.
+constexpr double kKStepExposedCycles = 91;
+constexpr double kSmallTileFmaShare = 0.419;
+constexpr double kLargeTileFmaShare = 0.621;
 constexpr int kNchwRegisters = 128;
 // Lane instructions per element of cuDNN's nhwcToNchw / nchwToNhwc transposes (index math, a
 // shared-memory tile, the store; assumption).
 constexpr double kTransposeInstructionsPerElement = 8;
 constexpr double kNchwFp32Bytes = 4;
-// An FMA is two floating-point operations (definition).
-constexpr double kFlopsPerFma = 2;
 }  // namespace
 
 FmaNchwTile fma_nchw_tile(const wl::Conv2dOp& op, const device::Device& gpu) {
   const double m = double(op.n) * double(op.p()) * double(op.q());
-  const double large_blocks = std::ceil(m / kNchwLargeTileM) * std::ceil(double(op.k) / kNchwLargeTileN);
-  if (large_blocks >= kNchwLargeTileMinSmShare * gpu.sms())
-    return {kNchwLargeTileM, kNchwLargeTileN, kNchwLargeTileThreads};
+  const double sms = gpu.sms();
+  if (op.r * op.s == 1) {
+    const double large_blocks = std::ceil(m / kNchwLargeTileM) * std::ceil(double(op.k) / kNchwLargeTileN);
+    if (large_blocks >= kNchwLargeTileMinSmShare * sms)
+      return {kNchwLargeTileM, kNchwLargeTileN, kNchwLargeTileThreads};
+    return {kNchwSmallTile, kNchwSmallTile, kNchwSmallTileThreads};
+  }
+  const double medium_blocks = std::ceil(m / kNchwMediumTileM) * std::ceil(double(op.k) / kNchwMediumTileN);
+  if (medium_blocks > kNchwMediumTileMinWaves * sms && medium_blocks <= kNchwMediumTileMaxWaves * sms)
+    return {kNchwMediumTileM, kNchwMediumTileN, kNchwMediumTileThreads};
   return {kNchwSmallTile, kNchwSmallTile, kNchwSmallTileThreads};
 }
 
@@ -67,15 +92,21 @@ PlanOption fma_nchw_conv_plan(const wl::Conv2dOp& op, const device::Device& gpu)
   // Whole tiles and whole K steps are computed, masked or not.
   const double fmas = tile.m * tile.n * k_steps * kNchwKStep;
   k.pipe_flops = 2 * fmas;
-  // With blocks enough to give every scheduler a warp, the SM issues FMAs at its rate times their
-  // share: a share of the raw issue rate (one FMA per lane per clock, as the fixed cycles below count
-  // it), not of the description's FP32 rate, which carries cuBLAS SGEMM's efficiency already.
-  const double raw_fma_flops_per_us = kFlopsPerFma * gpu.simt_lanes() * gpu.clock_mhz();
-  k.pipe_efficiency = kFmaIssueShare * raw_fma_flops_per_us / gpu.pipe_rate(Pipe::fp32, DataType::fp32);
-  // One block alone on an SM (its two or four warps, at most one per scheduler): each K step's FMAs at
-  // one instruction per clock per warp, plus the step's exposed latency.
-  const double fma_cycles_per_step = tile.m * tile.n * kNchwKStep / tile.threads / kFmaIssueShare;
-  k.fixed_cycles = k_steps * (fma_cycles_per_step + kKStepExposedCycles);
+  // Per K step an SM's busiest scheduler issues its warps' FMAs at the tile's share, plus the exposed
+  // latency once: each resident block is charged its share of that, so the wave's compute (blocks an
+  // SM x one block's time) is the step's whole cost. A lone block (one warp a scheduler) pays it all.
+  const double resident = std::max(
+      1.0, std::min(std::ceil(k.blocks / gpu.sms()), double(gpu.blocks_per_sm(k.resources(), k.name))));
+  const double schedulers = double(gpu.simt_lanes()) / double(gpu.warp_size());
+  const double warps = std::ceil(double(tile.threads) / double(gpu.warp_size()));
+  const double warps_per_scheduler = std::ceil(resident * warps / schedulers);
+  const double share =
+      tile.m * tile.n >= kNchwLargeTileM * kNchwLargeTileN ? kLargeTileFmaShare : kSmallTileFmaShare;
+  const double warp_cycles_per_step = tile.m * tile.n * kNchwKStep / double(tile.threads) / share;
+  const double sm_cycles_per_step = warps_per_scheduler * warp_cycles_per_step + kKStepExposedCycles;
+  k.pipe_efficiency = k.pipe_flops / (gpu.pipe_rate(Pipe::fp32, DataType::fp32) *
+                                      gpu.cycles_to_us(k_steps * sm_cycles_per_step / resident));
+  k.fixed_cycles = k_steps * (warp_cycles_per_step + kKStepExposedCycles);
   k.dram_bytes = (input_elements + filter_elements + output_elements) * kNchwFp32Bytes / k.blocks;
   k.dram_write_bytes = output_elements * kNchwFp32Bytes / k.blocks;
   k.l2_bytes = k_steps * (tile.m + tile.n) * kNchwKStep * kNchwFp32Bytes + tile.m * tile.n * kNchwFp32Bytes;

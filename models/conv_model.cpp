@@ -39,8 +39,20 @@ constexpr double kSimtChannelVector = 4;
 // Winograd F(2x2, 3x3): a 4x4 input tile gives a 2x2 output tile with 16 multiplies per channel
 // pair instead of 36. The transforms are additions per tile, small next to C x K multiplies.
 constexpr double kWinogradMultiplyReduction = 36.0 / 16.0;
-// Lane instructions per element of cuDNN's nhwcAddPaddingKernel (index math, bounds test, store).
-constexpr double kPadInstructionsPerElement = 12;
+// cuDNN's nhwcAddPaddingKernel copies the real channels into the zeroed padded copy element by
+// element (scalar accesses, a 16-byte vector's worth of elements a thread; assumption), each
+// element's NHWC index decomposed from the kernel's integer arguments (divisions and remainders: its
+// signature takes eight ints), so it is bound by that index arithmetic: lane instructions per copied
+// element. Fit on the dev split and the tuning sets, H100: its durations in the profiles run at 340-420
+// copied elements per us whatever the element size and padding (conv2d-0320 and -1139;
+// tune-conv2d-0449, -0455, -0465, -0470, -0491, -0495, -0496 of kernels-tuning.json and
+// kernels-tuning2.json: 0.8 to 52 million elements); 12 (before: the zero-filled elements counted too)
+// left the wide-channel copies (255 to 256 channels) 35% short.
+constexpr double kPadInstructionsPerElement = 90;
+// Each padding copy also lasts a fixed time beyond the launch that a memset does not: the smallest
+// ones run 1.7-1.9 us in the profiles, where a memset of the same buffer runs 1.1 (dev conv2d-1144,
+// -1159; tune-conv2d-0459, -0468, -0471, -0492 of kernels-tuning.json and kernels-tuning2.json, H100).
+constexpr double kPadStartupCycles = 1500;
 // nhwcAddPaddingKernel moves pixel rows that are not whole 16-byte vectors (3 bf16 channels, 257
 // fp32 output channels) with scalar accesses at unaligned offsets: share of the streaming DRAM read
 // rate it sustains. Fit on the dev split, H100+H200: conv2d-0320 (the 3-channel stem's input pad,
@@ -54,16 +66,25 @@ constexpr double kMemsetInstructionsPerElement = 1;
 // sm90_xmma_fprop_implicit_gemm_<types>_nhwckrsc_nhwc_tilesize<M>x<N>x<K>_... in the H100 and H200
 // profiles of the dev and calibration splits (validation/<gpu>/kernels.json). 16-bit: 64x64, 64x128,
 // 128x64, 128x128, 256x64 and 256x128 (bf16 and fp16), 128x32 (fp16 at 33 output channels,
-// conv2d-1139); tf32: 64x32, 128x128 and 128x192. Library facts.
+// conv2d-1139); tf32: 64x32, 128x128 and 128x192. The tuning sets (kernels-tuning.json and
+// kernels-tuning2.json, H100, dev) add fp16 256x96 (tune-conv2d-0496) and tf32 64x64, 128x32 and
+// 256x64 (tune-conv2d-0426, -0428 and -0446, -0458). Library facts.
 const std::vector<GemmTile> kSm90ConvTiles16Bit = {{64, 64},  {64, 128},  {128, 64}, {128, 128},
-                                                   {256, 64}, {256, 128}, {128, 32}};
-const std::vector<GemmTile> kSm90ConvTilesTf32 = {{64, 32}, {128, 128}, {128, 192}};
+                                                   {256, 64}, {256, 128}, {128, 32}, {256, 96}};
+const std::vector<GemmTile> kSm90ConvTilesTf32 = {{64, 32},   {64, 64},   {128, 32},
+                                                  {128, 128}, {128, 192}, {256, 64}};
 // Beside them cuDNN ships sm80 mma.sync implicit-GEMM kernels its heuristic runs on Hopper for some
 // problems: sm80_xmma_fprop_implicit_gemm_<types>_nhwckrsc_nhwc_tilesize64x32x64_stage5 (conv2d-0348,
 // M = 64 over K = 11,520; conv2d-1144), ..._tilesize64x64x64_stage4 (conv2d-1125) and
 // ..._tilesize128x32x32_stage4 (conv2d-1124), dev and calibration profiles, f16f16 and bf16bf16 only.
 // Library facts; which family runs is left to the timing, as among the sm90 tiles.
 const std::vector<GemmTile> kSm80ConvTiles16Bit = {{64, 32}, {64, 64}, {128, 32}};
+// The few-channel kernels are CUTLASS's fprop_optimized ones, whose tiles all span 64 or more output
+// channels: cutlass_tensorop_{bf16,f16}_s16816fprop_optimized_..._256x64_32x4 (conv2d-0320, -1147;
+// tune-conv2d-0473), _64x128_32x6 (conv2d-0361, -0368) and _64x64_32x10 (tune-conv2d-0492, -0499 at
+// 33 and 16 output channels) in the H100 profiles of the dev and calibration splits and the tuning
+// sets. Library facts.
+const std::vector<GemmTile> kFewChannelTiles = {{256, 64}, {64, 128}, {64, 64}};
 // Every such profile runs one wave or less (40 to 98 tiles); the multi-wave grids of the dev and
 // calibration splits run sm90 kernels, even over rows those make slow (conv2d-1139: 614 tiles of
 // sm90 128x32, 4.7 waves). The heuristic's boundary is taken at one wave (assumption).
@@ -123,9 +144,11 @@ void add_padding_kernels(const wl::Conv2dOp& c, double channels, double out_chan
                                        kMemsetInstructionsPerElement, gpu, per_vector);
     zero.reads_dram = false;
     kernels.push_back(zero);
-    KernelPlan copy = streaming_kernel("pad " + what + " channels to " + std::to_string(int(to)), padded,
-                                       pixels * from * e, padded * e, kPadInstructionsPerElement, gpu, to);
+    KernelPlan copy =
+        streaming_kernel("pad " + what + " channels to " + std::to_string(int(to)), pixels * from,
+                         pixels * from * e, padded * e, kPadInstructionsPerElement, gpu, per_vector);
     copy.dram_read_efficiency = kPadReadEfficiency;
+    copy.startup_cycles = kPadStartupCycles;
     kernels.push_back(copy);
   };
   const bool input_padded = channels != double(c.c);
@@ -138,8 +161,9 @@ void add_padding_kernels(const wl::Conv2dOp& c, double channels, double out_chan
     const double pixels = double(c.n) * double(c.p()) * double(c.q());
     KernelPlan copy = streaming_kernel(
         "copy output out of " + std::to_string(int(out_channels)) + " padded channels", pixels * double(c.k),
-        pixels * out_channels * e, pixels * double(c.k) * e, kPadInstructionsPerElement, gpu, double(c.k));
+        pixels * out_channels * e, pixels * double(c.k) * e, kPadInstructionsPerElement, gpu, per_vector);
     copy.dram_read_efficiency = kPadReadEfficiency;
+    copy.startup_cycles = kPadStartupCycles;
     option.kernels.push_back(copy);
   }
 }
@@ -160,6 +184,26 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& 
     option.name = conv_algorithm_name(choice) + ": " + option.name;
     return {option};
   }
+  if (choice.algorithm == ConvAlgorithm::gemm) {
+    // A 1x1 stride-1 convolution is the GEMM out[N*H*W, K] = in[N*H*W, C] x filter[K, C]^T over the
+    // tensors as they are: no channel padding, the filter read transposed. Channels that are not whole
+    // 16-byte vectors send it to the library's narrow-load CUTLASS GEMMs (gemm_alignment.h): the
+    // profiles show one kernel, cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_32x32_64x1_tn_align2 at
+    // C = 50, K = 100 (tune-conv2d-0457), cutlass_75_wmma_tensorop_f16_..._tn_align1 at C = 3, K = 257
+    // (-0461), cutlass_75_tensorop_bf16_s1688gemm_bf16_64x64_tn_align1 at C = 129, K = 257 (-0464) and
+    // cutlass_80_tensorop_bf16_s16816gemm_bf16_128x256_32x3_tn_align2 at C = K = 100 (-0456), no
+    // padding kernels (kernels-tuning.json, H100).
+    wl::GemmOp gemm;
+    gemm.m = c.n * c.p() * c.q();
+    gemm.n = c.k;
+    gemm.k = c.c;
+    gemm.dtype = choice.math;
+    gemm.out_dtype = choice.math;
+    gemm.transpose_b = true;
+    auto options = GemmModel().plan(gemm, gpu);
+    for (auto& option : options) option.name = conv_algorithm_name(choice) + ": " + option.name;
+    return options;
+  }
   const double e = bytes_per_element(choice.math);
   const double n = double(c.n), p = double(c.p()), q = double(c.q());
   const double channels = choice.channels;
@@ -173,6 +217,8 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& 
   g.in = choice.math;
   g.out = choice.math;
   g.warp_mma = choice.algorithm == ConvAlgorithm::few_channel_gemm;
+  if (choice.algorithm == ConvAlgorithm::few_channel_gemm && gpu.cc_major() >= kSm90CcMajor)
+    g.tiles = kFewChannelTiles;
   if (choice.algorithm == ConvAlgorithm::gemm) {
     g.k = channels;
   } else {

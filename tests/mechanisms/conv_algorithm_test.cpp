@@ -3,7 +3,8 @@
 // step run the few-channel sm80 kernel; FP32 runs TF32 tensor cores only when allowed and present;
 // FP32 3x3 stride-1 runs fused Winograd up to compute capability 8; from Hopper on FP32 wider than 16
 // channels runs the NCHW implicit GEMM (conv_fma_nchw_test.cpp), narrower the direct NHWC path; fp16
-// and tf32 below one 16-byte channel vector run the sm80 indexed kernel unpadded, bf16 pads.
+// and tf32 below one 16-byte channel vector run the sm80 indexed kernel unpadded, bf16 pads at 7x7 and
+// runs the direct kernel otherwise.
 #include <catch2/catch.hpp>
 
 #include "models/conv_algorithm.h"
@@ -89,14 +90,27 @@ SCENARIO("on Hopper FP32 with TF32 off runs NCHW above 16 input channels, the di
   CHECK(algorithm(fp32_no_tf32(64, 1, 1), hopper()) == ConvAlgorithm::simt_nchw_gemm);  // 1x1 too
 }
 
-SCENARIO("fp16 and tf32 inputs below one 16-byte channel vector run the indexed kernel; bf16 pads") {
+SCENARIO(
+    "fp16 and tf32 inputs below one 16-byte channel vector run the indexed kernel; a bf16 7x7 stem pads") {
   // 7 fp16 channels are 14 bytes, 8 are 16; tf32: 3 are 12 bytes, 4 are 16.
   const auto gpu = hopper();
   CHECK(algorithm(conv(7, 3, 1, DataType::fp16), gpu) == ConvAlgorithm::few_channel_indexed);
   CHECK(algorithm(conv(8, 3, 1, DataType::fp16), gpu) == ConvAlgorithm::few_channel_gemm);
   CHECK(algorithm(conv(3, 3, 1, DataType::fp32), gpu) == ConvAlgorithm::few_channel_indexed);
   CHECK(algorithm(conv(4, 3, 1, DataType::fp32), gpu) != ConvAlgorithm::few_channel_indexed);
-  CHECK(algorithm(conv(3, 3, 1, DataType::bf16), gpu) == ConvAlgorithm::few_channel_gemm);
+  CHECK(algorithm(conv(3, 7, 2, DataType::bf16), gpu) == ConvAlgorithm::few_channel_gemm);
+}
+
+SCENARIO(
+    "bf16 below one channel vector pads for tensor cores at 7x7 only; other filters run the direct kernel") {
+  const auto gpu = hopper();
+  CHECK(algorithm(conv(3, 7, 2, DataType::bf16), gpu) == ConvAlgorithm::few_channel_gemm);
+  CHECK(algorithm(conv(3, 3, 2, DataType::bf16), gpu) == ConvAlgorithm::fma_direct);
+  CHECK(algorithm(conv(5, 5, 1, DataType::bf16), gpu) == ConvAlgorithm::fma_direct);
+  CHECK(algorithm(conv(3, 1, 2, DataType::bf16), gpu) == ConvAlgorithm::fma_direct);
+  CHECK(algorithm(conv(8, 3, 1, DataType::bf16), gpu) ==
+        ConvAlgorithm::few_channel_gemm);  // one whole vector
+  CHECK(algorithm(conv(3, 3, 2, DataType::bf16), cc8()) == ConvAlgorithm::few_channel_gemm);  // before Hopper
 }
 
 SCENARIO("explain and predict name the algorithm family they chose") {

@@ -1,6 +1,7 @@
 // cuDNN's direct NHWC FMA convolution on Hopper (models/conv_fma_direct.cpp): its issued work is
-// per (output pixel, tap, input channel) plus a little per output channel, spread over threads of 4
-// output channels each; a thread's taps and channels are a chain of dependent steps.
+// per (output pixel, output channel, tap, input channel) step plus a little per output channel, the
+// output channels covered in whole groups of 32, spread over threads of 4 output channels each; a
+// thread's taps and channels are a chain of dependent steps.
 #include <catch2/catch.hpp>
 
 #include "models/op_model.h"
@@ -34,19 +35,21 @@ double work(const models::KernelPlan& k) {
 }
 }  // namespace
 
-SCENARIO("the direct kernel's work is per tap and channel, and grows by less than its output channels") {
+SCENARIO("the direct kernel's work grows with taps x channels and whole 32-channel output groups") {
   const auto five = kernel(direct(5, 16));
   const auto ten = kernel(direct(10, 16));
-  const auto wide = kernel(direct(5, 64));
-  CHECK(work(ten) == Approx(2 * work(five)));
-  CHECK(work(wide) > work(five));
-  CHECK(work(wide) < 2 * work(five));  // 4x the output channels, under 2x the work
+  CHECK(work(ten) > 1.8 * work(five));
+  CHECK(work(ten) < 2 * work(five));                         // the per-output-channel share does not double
+  CHECK(work(kernel(direct(5, 32))) == Approx(work(five)));  // 16 and 32: one group
+  CHECK(work(kernel(direct(5, 33))) == Approx(2 * work(five)));  // 33: two groups
+  CHECK(work(kernel(direct(5, 64))) == Approx(work(kernel(direct(5, 33)))));
 }
 
-SCENARIO("the direct kernel spreads a pixel over threads of 4 output channels, 128 a block") {
-  // 16 x 16 output pixels: 256 threads at 4 output channels, 1,024 at 16.
-  CHECK(kernel(direct(5, 4)).blocks == 2);
-  CHECK(kernel(direct(5, 16)).blocks == 8);
+SCENARIO("the direct kernel spreads a pixel's 32-channel groups over threads of 4, 128 a block") {
+  // 16 x 16 output pixels: 2,048 threads per group of 32 output channels.
+  CHECK(kernel(direct(5, 4)).blocks == 16);
+  CHECK(kernel(direct(5, 32)).blocks == 16);
+  CHECK(kernel(direct(5, 33)).blocks == 32);
 }
 
 SCENARIO("a direct-kernel thread's dependent steps are its taps times its input channels") {

@@ -1,7 +1,8 @@
 // FP32 convolutions with TF32 off on Hopper, wider than 16 channels (models/conv_fma_nchw.cpp): the
 // input (and a filter wider than 1x1) transposed to NCHW, an SIMT implicit GEMM, the output
-// transposed back; the 256x64 tile once its grid covers half the SMs, else 32x32; one block alone on
-// an SM pays every K step's FMAs at one instruction per clock per warp plus the step's latency.
+// transposed back; for 1x1 filters the 256x64 tile once its grid covers half the SMs, else 32x32, for
+// wider ones 128x32 over 1.5 to 8 SMs' worth of its blocks, else 32x32; per K step an SM pays its
+// busiest scheduler's warps' FMAs plus the step's latency.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -64,4 +65,39 @@ SCENARIO(
   CHECK(k_full.pipe_flops / (full.pipe_rate(models::Pipe::fp32, DataType::fp32) * k_full.pipe_efficiency) ==
         Approx(k_half.pipe_flops /
                (half.pipe_rate(models::Pipe::fp32, DataType::fp32) * k_half.pipe_efficiency)));
+}
+
+SCENARIO("a 3x3 filter never runs the 256x64 tile: 128x32 above 1.5 SMs' worth of its blocks and up to 8") {
+  // 100 SMs, k = 32: blocks of 128x32 = ceil(n*hw*hw / 128). More than 150 and at most 800 run it.
+  const device::Device gpu(test::gpu_builder{}.build());
+  auto tile_m = [&](wl::Count n, wl::Count hw) {
+    return models::fma_nchw_tile(conv(n, 64, hw, 32, 3), gpu).m;
+  };
+  CHECK(tile_m(1, 139) == 128);  // 19,321 pixels: 151 blocks
+  CHECK(tile_m(1, 138) == 32);   // 19,044 pixels: 149 blocks
+  CHECK(tile_m(16, 80) == 128);  // 102,400 pixels: 800 blocks
+  CHECK(tile_m(1, 321) == 32);   // 103,041 pixels: 805 blocks
+  CHECK(models::fma_nchw_tile(conv(32, 64, 56, 256, 3), gpu).m != 256);
+}
+
+SCENARIO(
+    "NCHW blocks queue on the schedulers: two 32x32 blocks an SM cost a K step what one does, three more") {
+  // 32x32 tiles, 2 warps each: 2 blocks put one warp on each of the 4 schedulers, 3 put two on some.
+  // 100 SMs, k = 32: one block per 32 pixels; 1x1 filters of 1,024 channels (128 K steps).
+  const device::Device gpu(test::gpu_builder{}.build());
+  auto nchw_kernel = [&](wl::Count pixels_side) {
+    const auto op = conv(1, 1024, pixels_side, 32, 1);
+    return models::plan_op(op, gpu).front().kernels[1];
+  };
+  auto step_cycles_per_sm = [&](const models::KernelPlan& k, double resident) {
+    return resident * k.pipe_flops / (gpu.pipe_rate(models::Pipe::fp32, DataType::fp32) * k.pipe_efficiency);
+  };
+  const auto one = nchw_kernel(56);    // 3,136 pixels: 98 blocks, one an SM
+  const auto two = nchw_kernel(80);    // 6,400 pixels: 200 blocks, two an SM
+  const auto three = nchw_kernel(97);  // 9,409 pixels: 295 blocks, three an SM
+  CHECK(one.blocks == 98);
+  CHECK(two.blocks == 200);
+  CHECK(three.blocks == 295);
+  CHECK(step_cycles_per_sm(two, 2) == Approx(step_cycles_per_sm(one, 1)));
+  CHECK(step_cycles_per_sm(three, 3) > 1.5 * step_cycles_per_sm(one, 1));
 }

@@ -70,3 +70,19 @@ SCENARIO("the sm80 mma.sync kernels are offered for grids of one wave at most") 
   CHECK_FALSE(offers(models::plan_op(conv(81), gpu), "mma.sync gemm 64x64"));
   CHECK(offers(models::plan_op(conv(81), gpu), ": gemm 64x64"));
 }
+
+SCENARIO("a Hopper few-channel convolution tries CUTLASS's fprop tiles only: 256x64, 64x128 and 64x64") {
+  // 16 bf16 channels (32 bytes) run the few-channel kernel; none of its tiles spans under 64 output
+  // channels, even for 16 of them.
+  const device::Device gpu(test::gpu_builder{}.build());
+  const auto op = test::conv_builder{}.batch(4).channels(16).image(99).filters(16).kernel(5).build();
+  const auto options = models::plan_op(op, gpu);
+  REQUIRE_FALSE(options.empty());
+  for (const auto& option : options) {
+    const std::string& name = option.kernels.back().name;
+    const bool cutlass_tile = name.find("gemm 256x64") != std::string::npos ||
+                              name.find("gemm 64x128") != std::string::npos ||
+                              name.find("gemm 64x64") != std::string::npos;
+    CHECK(cutlass_tile);
+  }
+}

@@ -49,14 +49,16 @@ SCENARIO("a Hopper bf16 convolution tries cuDNN's tiles only: 256x64 yes, cuBLAS
   CHECK_FALSE(offers(options, "192x128"));
 }
 
-SCENARIO("a Hopper tf32 convolution tries 64x32 and 128x192, not 64x64") {
+SCENARIO(
+    "a Hopper tf32 convolution tries cuDNN's tf32 tiles: 64x32, 64x64, 128x32, 256x64, 128x192; not "
+    "192x128") {
   const device::Device gpu(test::gpu_builder{}.tensor_tflops("tf32", 400).build());
   auto op = conv(32, 56, DataType::tf32);
   op.k = 320;  // wide enough for a 192-column tile
   const auto options = models::plan_op(op, gpu);
-  CHECK(offers(options, "64x32"));
-  CHECK(offers(options, "128x192"));
-  CHECK_FALSE(offers(options, "64x64"));
+  for (const char* tile : {"64x32", "64x64", "128x32", "256x64", "128x192"}) CHECK(offers(options, tile));
+  CHECK_FALSE(offers(options, "192x128"));
+  CHECK_FALSE(offers(options, "256x128"));
 }
 
 SCENARIO("two 64-row tiles along M multicast the filter tile; one tile along M reads all of it") {

@@ -37,15 +37,16 @@ SCENARIO("channels pad to a multiple of 8 with kernels of their own") {
   // cuDNN zeroes a padded copy of the input and of the filter, then copies the channels in.
   sim::OpPredictor p(test::gpu_builder{}.build());
   CHECK(p.predict(conv(8, 3)).kernels.size() == 1);
-  CHECK(p.predict(conv(7, 3)).kernels.size() == 5);
+  CHECK(p.predict(conv(12, 3)).kernels.size() == 5);
+  CHECK(p.predict(conv(7, 7)).kernels.size() == 5);  // below one vector bf16 pads at 7x7 only
 }
 
-SCENARIO("a 3-channel 3x3 filter executes nine whole K steps, as a 32-channel one does") {
+SCENARIO("a 3-channel 7x7 filter executes 49 whole K steps, as a 32-channel one does") {
   // Each tap's 3 channels pad to 8, then to one 32-element K step of the few-channel (mma.sync)
-  // kernel: 9 x 32 = 288 executed, 27 useful.
+  // kernel: 49 x 32 = 1,568 executed, 147 useful.
   const device::Device gpu = test::gpu_builder{}.build();
-  const auto narrow = models::plan_op(conv(3, 3), gpu).front().kernels.back();
-  const auto wide = models::plan_op(conv(32, 3), gpu).front().kernels.back();
+  const auto narrow = models::plan_op(conv(3, 7), gpu).front().kernels.back();
+  const auto wide = models::plan_op(conv(32, 7), gpu).front().kernels.back();
   CHECK(narrow.pipe_flops == Approx(wide.pipe_flops));
 }
 
