@@ -150,7 +150,8 @@ def main():
         # memsets dropped): align them by aten op name.
         tn = [[s[0] for s in r[3] if s[0].startswith("aten::")][-1][6:] if any(s[0].startswith("aten::") for s in r[3])
               else "?" for r in rows]
-        rn = [re.sub(r"_\d+$", "", k["name"]) for k in rep]
+        # (a kernel the replay scales from its measurement is named by its class: traced_reduce is a sum)
+        rn = [re.sub(r"_\d+$", "", k["name"]).replace("traced_reduce", "sum") for k in rep]
         rcat = ["?"] * len(rep)
         for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, tn, rn, autojunk=False).get_opcodes():
             for j in range(j1, j2):
