@@ -7,7 +7,8 @@ memsets, embedding): count and GPU time of the traced step (measured), of its sa
 generated - replay is what the generator gets wrong; replay - traced is the kernel models'.
 Run from the repository root after building:
     python3 validation/traces/train_step_categories.py [build/cli/gpucast] [--gpu h100-sxm]
-The traces (bench_single.py section A, amp + foreach AdamW): llama125m-train b8 s1024, llama1b-train b4 s2048."""
+The traces (bench_single.py section A): llama125m-train b8 s1024 and llama1b-train b4 s2048 (amp, foreach
+AdamW), llama1b-prefill b1 s2048 (bf16 weights, no_grad, every position's logits)."""
 import argparse
 import bisect
 import collections
@@ -17,7 +18,10 @@ import json
 import re
 import subprocess
 
-TRACES = {"llama125m-train": ("llama-125m", 8, 1024), "llama1b-train": ("llama-1b", 4, 2048)}
+# trace: (model, batch, seq, gpucast's arguments for the same run)
+TRAIN = ["--mode", "train", "--precision", "amp", "--optimizer", "adamw"]
+TRACES = {"llama125m-train": ("llama-125m", 8, 1024, TRAIN), "llama1b-train": ("llama-1b", 4, 2048, TRAIN),
+          "llama1b-prefill": ("llama-1b", 1, 2048, ["--mode", "prefill", "--precision", "bf16"])}
 VOCAB = 32000
 ap = argparse.ArgumentParser()
 ap.add_argument("gpucast", nargs="?", default="build/cli/gpucast")
@@ -35,8 +39,8 @@ def trace_rows(path):
     step = max((e for e in ev if e.get("cat") == "user_annotation" and e["name"].startswith("ProfilerStep#")),
                key=lambda e: e["ts"])
     t0, t1 = step["ts"], step["ts"] + step["dur"]
-    opt = [e for e in ev if e.get("cat") == "user_annotation" and e["name"].startswith("Optimizer.step")
-           and t0 <= e["ts"] <= t1][0]
+    opt = ([e for e in ev if e.get("cat") == "user_annotation" and e["name"].startswith("Optimizer.step")
+            and t0 <= e["ts"] <= t1] or [{"ts": t1 + 1, "dur": 0}])[0]
     rt = {e["args"]["correlation"]: e for e in ev
           if e.get("cat") in ("cuda_runtime", "cuda_driver") and "correlation" in e.get("args", {})}
     ops = collections.defaultdict(list)
@@ -75,7 +79,7 @@ def trace_category(name, cat, stk, phase, tokens):
     if phase == "opt":
         return "optimizer"
     if re.search(r"cross_entropy|log_softmax|nll_loss|NllLoss|LogSoftmax|ones_like", names) or \
-            ("_to_copy" in names and any(VOCAB in d for d in dims)):
+            ("_to_copy" in names and [tokens, VOCAB] in dims):  # the log-probabilities' casts
         return "loss"
     if "mbedding" in names:
         return "embedding"
@@ -136,7 +140,7 @@ def gen_category(k):
 
 def main():
     for trace in args.trace or list(TRACES):
-        model, batch, seq = TRACES[trace]
+        model, batch, seq, run = TRACES[trace]
         path = "validation/runs/%s/trace-%s.json.gz" % (args.gpu, trace)
         rows = trace_rows(path)
         tcat = [trace_category(n, c, s, p, batch * seq) for n, c, d, s, p in rows]
@@ -144,8 +148,7 @@ def main():
                                         check=True, capture_output=True, text=True).stdout)["kernels"]
         gen = json.loads(subprocess.run(
             [args.gpucast, "predict", "--gpu", args.gpu, "--model", "validation/host-training/models/%s.toml" % model,
-             "--mode", "train", "--batch", str(batch), "--seq", str(seq), "--precision", "amp", "--optimizer", "adamw",
-             "--format", "json"], check=True, capture_output=True, text=True).stdout)["kernels"]
+             "--batch", str(batch), "--seq", str(seq), "--format", "json"] + run, check=True, capture_output=True, text=True).stdout)["kernels"]
         # The replay's kernels follow the trace's launches (foreach launches merged into one op, some
         # memsets dropped): align them by aten op name.
         tn = [[s[0] for s in r[3] if s[0].startswith("aten::")][-1][6:] if any(s[0].startswith("aten::") for s in r[3])
@@ -168,7 +171,7 @@ def main():
             cat = gen_category(k)
             agg[cat][4] += 1
             agg[cat][5] += k["duration_us"]
-        print("\n## %s (%s b%d s%d amp, foreach AdamW) on %s" % (trace, model, batch, seq, args.gpu))
+        print("\n## %s (%s b%d s%d %s) on %s" % (trace, model, batch, seq, " ".join(run), args.gpu))
         print("| category | traced kernels | traced us | replay kernels | replay us | generated kernels | generated us | generated vs replay |")
         print("|---|---:|---:|---:|---:|---:|---:|---:|")
         tot = [0, 0.0, 0, 0.0, 0, 0.0]
