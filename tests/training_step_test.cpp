@@ -46,9 +46,9 @@ SCENARIO("amp casts the fp32 master weights each step; pure bf16 does not") {
   CHECK(count(amp.workload, ".cast_w") == linears);
   CHECK(count(amp.workload, ".wgrad_to_fp32") == linears);
   CHECK(count(bf16.workload, ".cast_w") == 0);
-  THEN("cross-entropy runs on fp32 logits under amp") {
-    CHECK(count(amp.workload, "logits_to_fp32") == 1);
-    CHECK(count(bf16.workload, "logits_to_fp32") == 0);
+  THEN("cross-entropy's nll_loss runs on fp32 log-probabilities under amp") {
+    CHECK(count(amp.workload, "log_probs_to_fp32") == 1);
+    CHECK(count(bf16.workload, "log_probs_to_fp32") == 0);
   }
   THEN("memory: fp32 weights, grads and states under amp, half of it in bf16") {
     const double p = amp.parameters;

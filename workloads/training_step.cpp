@@ -5,6 +5,7 @@
 #include <set>
 
 #include "common/errors.h"
+#include "workloads/cat_copy.h"
 #include "workloads/kernel_sequence.h"
 #include "workloads/softmax_backward.h"
 
@@ -81,6 +82,17 @@ class StepBuilder {
     e.contiguous = contiguous;
     return e;
   }
+  // `x * y` where y is broadcast over x (rstd [rows, 1], a weight [cols], RoPE's cos/sin [seq, hd]
+  // over [b, h, seq, hd]): PyTorch's strided elementwise_kernel, y's elements from the L2 (the
+  // kernel names and shapes of validation/runs/h100-sxm/trace-llama*-train.json.gz).
+  static Op bcast(double n, DataType in, DataType out, int inputs = 1, double flops = 1) {
+    Op op = ew(n, in, out, inputs, flops, false);
+    std::get<ElementwiseOp>(op).broadcast_inputs = 1;
+    return op;
+  }
+  // rotate_half's torch.cat of [b, h, s, hd] halves (one a strided view): CatArrayBatchedCopy, its
+  // index division per dimension (workloads/cat_copy.h).
+  Op rope_cat(double n) const { return ew(n, C_, C_, 1, kCatDivisionFlopsPerDim * 4, false); }
   // The residual add: under autocast the stream is fp32 and the branch's output (o_proj, down_proj,
   // c_proj) bf16, so PyTorch adds mixed types through its dynamic-cast kernel.
   Op residual_add() const {
@@ -123,27 +135,29 @@ class StepBuilder {
     fwd(p + "mean", reduce(T_, d_, DataType::fp32));
     fwd(p + "add_eps", ew(T_, DataType::fp32, DataType::fp32));
     fwd(p + "rsqrt", ew(T_, DataType::fp32, DataType::fp32, 1, 4));
-    fwd(p + "mul", ew(n, DataType::fp32, DataType::fp32, 2));
+    fwd(p + "mul", bcast(n, DataType::fp32, DataType::fp32));  // h * rstd[rows, 1]
     cast(p + "to_dtype", n, DataType::fp32, R_);
-    fwd(p + "weight_mul", ew(n, R_, R_, 2));
+    fwd(p + "weight_mul", bcast(n, R_, R_));  // weight[cols] * h
   }
   // nn.Linear under autocast: the input cast (when not already 16-bit), the weight cast, the GEMM.
   void linear(const std::string& name, double in, double out, DataType x) {
     module();
-    if (amp_) {
-      cast(name + ".cast_in", T_ * in, x, C_);
+    if (amp_) {  // autocast's cached_cast of (input, weight), evaluated right to left (GCC): the
+                 // weight's cast first, as in the traces
       fwd(name + ".cast_w", ew(in * out, P_, C_, 1, 0));
+      cast(name + ".cast_in", T_ * in, x, C_);
     }
     fwd(name, linear_fwd(T_, in, out, C_), true);
   }
   void rope(const std::string& p, const std::string& which, double width) {
     const double n = T_ * width;
-    fwd(p + "rope_" + which + "_mul_cos", ew(n, C_, C_, 2));
+    // q (a transposed view) * cos (broadcast), q * sin the same way
+    fwd(p + "rope_" + which + "_mul_cos", bcast(n, C_, C_));
     dispatch();  // chunk
     fwd(p + "rope_" + which + "_neg", ew(n / 2, C_, C_, 1, 1, false));
-    fwd(p + "rope_" + which + "_cat", ew(n, C_, C_, 1, 0, false));
-    fwd(p + "rope_" + which + "_mul_sin", ew(n, C_, C_, 2));
-    fwd(p + "rope_" + which + "_add", ew(n, C_, C_, 2));
+    fwd(p + "rope_" + which + "_cat", rope_cat(n));
+    fwd(p + "rope_" + which + "_mul_sin", bcast(n, C_, C_));
+    fwd(p + "rope_" + which + "_add", ew(n, C_, C_, 2, 1, false));  // operands of different layouts
   }
   void attention_forward(const std::string& p) {
     module();  // Attention
@@ -164,8 +178,7 @@ class StepBuilder {
       fwd(p + "repeat_kv_v", ew(T_ * q_, C_, C_, 1, 0, false));
     }
     fwd(p + "sdpa", attention_op(false), true);
-    dispatch();  // transpose
-    fwd(p + "attn_out_reshape", ew(T_ * q_, C_, C_, 1, 0, false));
+    dispatch(2);  // transpose, reshape: SDPA's output is [b, s, h, hd] in memory, so no copy
     linear(p + "o_proj", q_, d_, C_);
   }
   void layer_forward(int l) {
@@ -208,10 +221,12 @@ class StepBuilder {
     gpt() ? layernorm("ln_f.") : rmsnorm("final_norm.");
     linear("lm_head", d_, V_, R_);
     if (o_.mode != Mode::train) return;  // a forward returning every position's logits
-    // F.cross_entropy: autocast runs it in fp32 (the logits' upcast), pure 16-bit in the logits' type.
+    // F.cross_entropy: log_softmax over the 16-bit logits, then (autocast's fp32 nll_loss) the
+    // log-probabilities' upcast, the loss in fp32: cunn_SoftMaxForward<8, BFloat16, float, BFloat16>
+    // and a direct_copy to float in the traces. Pure 16-bit: all in the logits' type.
     dispatch(2);  // views
-    cast("logits_to_fp32", T_ * V_, C_, L());
-    fwd("log_softmax", RowOp{RowOpKind::softmax, Count(T_), Count(V_), L()});
+    fwd("log_softmax", RowOp{RowOpKind::softmax, Count(T_), Count(V_), C_});
+    cast("log_probs_to_fp32", T_ * V_, C_, L());
     fwd("nll_loss", reduce(1, T_, L()));
     if (o_.grad_accum > 1) fwd("loss_div_accum", ew(1, L(), L()));
   }
@@ -242,8 +257,7 @@ class StepBuilder {
     linear_bias(p + "c_attn", d_, 3 * d_, R_);
     dispatch(7);  // split, three views, three transposes
     fwd(p + "sdpa", attention_op(false), true);
-    dispatch();  // transpose
-    fwd(p + "attn_out_reshape", ew(T_ * d_, C_, C_, 1, 0, false));
+    dispatch(2);  // transpose, reshape: SDPA's output is [b, s, h, hd] in memory, so no copy
     linear_bias(p + "attn.c_proj", d_, d_, C_);
     fwd(p + "residual1", residual_add());
     layernorm(p + "ln_2.");
@@ -284,8 +298,7 @@ class StepBuilder {
     bwd(p + "residual_grad_accumulate1", ew(n, R_, R_, 2));
     if (amp_) bwd(p + "residual1_grad_to_bf16", ew(n, R_, C_, 1, 0));
     linear_bias_backward(p + "attn.c_proj", d_, d_, C_);
-    node();  // reshape
-    bwd(p + "attn_out_grad_contiguous", ew(n, C_, C_, 1, 0, false));
+    node(2);  // reshape, transpose: SDPA's backward takes the gradient's strides, no copy
     bwd(p + "sdpa_grad", attention_op(true), true, true);
     node(6);                                                    // transposes and views of q, k, v
     bwd(p + "split_grad_cat", ew(3 * n, C_, C_, 1, 0, false));  // SplitBackward: the three grads into one
@@ -311,13 +324,14 @@ class StepBuilder {
 
   // ---- backward ---------------------------------------------------------------------------------
   void linear_backward(const std::string& name, double in, double out, DataType x) {
-    bwd(name + ".dgrad", linear_dgrad(T_, in, out, C_), true, true);
+    // MmBackward0 runs the weight gradient first, then the input gradient (the traces' order).
     // The weight gradient grad_out^T @ x: grad_out stored transposed, so an odd vocabulary leaves the
     // lm_head's A unaligned (models/gemm_alignment.h).
-    bwd(name + ".wgrad", linear_wgrad(T_, in, out, C_), false, true);
+    bwd(name + ".wgrad", linear_wgrad(T_, in, out, C_), true, true);
+    bwd(name + ".dgrad", linear_dgrad(T_, in, out, C_), false, true);
     if (amp_) {
-      bwd(name + ".wgrad_to_fp32", ew(in * out, C_, P_, 1, 0));  // ToCopyBackward of the weight cast
       cast(name + ".dgrad_to_input", T_ * in, C_, x, true);
+      bwd(name + ".wgrad_to_fp32", ew(in * out, C_, P_, 1, 0));  // ToCopyBackward of the weight cast
     }
     accumulate_grad(name, in * out);
   }
@@ -330,30 +344,44 @@ class StepBuilder {
   }
   void rmsnorm_backward(const std::string& p) {
     const double n = T_ * d_;
-    bwd(p + "weight_mul_grad_x", ew(n, R_, R_, 2));
+    bwd(p + "weight_mul_grad_x", bcast(n, R_, R_));  // grad * weight[cols]
     bwd(p + "weight_mul_grad_w", ew(n, R_, DataType::fp32, 2), false);
     bwd(p + "weight_grad_sum", reduce(d_, T_, DataType::fp32), false);
     accumulate_grad(p + "weight", d_);
     cast(p + "to_dtype_grad", n, R_, DataType::fp32, true);
-    bwd(p + "mul_grad_h", ew(n, DataType::fp32, DataType::fp32, 2));
-    bwd(p + "mul_grad_r", ew(n, DataType::fp32, DataType::fp32, 2), false);
+    // MulBackward0 of h * rstd: grad * h (full), grad * rstd (rstd broadcast), rstd's sum over cols.
+    bwd(p + "mul_grad_r", ew(n, DataType::fp32, DataType::fp32, 2));
+    bwd(p + "mul_grad_h", bcast(n, DataType::fp32, DataType::fp32), false);
     bwd(p + "mul_grad_r_sum", reduce(T_, d_, DataType::fp32), false);
-    bwd(p + "rsqrt_grad", ew(T_, DataType::fp32, DataType::fp32, 2, 3));
+    // RsqrtBackward0: -0.5 * grad * rstd^3 as three aten ops over [rows, 1] (pow, mul, mul).
+    bwd(p + "rsqrt_grad_pow", ew(T_, DataType::fp32, DataType::fp32, 1, 2));
+    bwd(p + "rsqrt_grad_scale", ew(T_, DataType::fp32, DataType::fp32, 1), false);
+    bwd(p + "rsqrt_grad", ew(T_, DataType::fp32, DataType::fp32, 2), false);
     node();  // add eps
-    bwd(p + "mean_grad", ew(n, DataType::fp32, DataType::fp32, 1));
-    bwd(p + "pow_grad", ew(n, DataType::fp32, DataType::fp32, 1));
+    // MeanBackward1: grad[rows, 1] expanded over cols and divided by cols (reads only the broadcast).
+    {
+      Op mean = bcast(n, DataType::fp32, DataType::fp32);
+      std::get<ElementwiseOp>(mean).inputs = 0;
+      bwd(p + "mean_grad", std::move(mean));
+    }
+    // PowBackward0 of h.pow(2): grad * (2 * h.pow(1)); pow with exponent 1 is a copy of h (a
+    // device-to-device memcpy in the traces), then the scale and the product.
+    bwd(p + "pow_grad_copy", CopyOp{n * bytes_per_element(DataType::fp32), CopyKind::d2d});
+    bwd(p + "pow_grad", ew(n, DataType::fp32, DataType::fp32, 1), false);
     bwd(p + "pow_grad_mul", ew(n, DataType::fp32, DataType::fp32, 2), false);
     bwd(p + "grad_accumulate", ew(n, DataType::fp32, DataType::fp32, 2));
     cast(p + "float_grad", n, DataType::fp32, R_, true);
   }
-  void rope_backward(const std::string& p, const std::string& which, double width) {
+  // `contiguous_grad`: the gradient arrives contiguous in [b, h, s, hd] (K's, through repeat_kv's
+  // sum), else in SDPA's [b, s, h, hd] memory, where the accumulation runs the strided kernel.
+  void rope_backward(const std::string& p, const std::string& which, double width, bool contiguous_grad) {
     const double n = T_ * width;
-    bwd(p + "rope_" + which + "_mul_sin_grad", ew(n, C_, C_, 2));
+    bwd(p + "rope_" + which + "_mul_sin_grad", bcast(n, C_, C_));
     node();  // cat
     bwd(p + "rope_" + which + "_neg_grad", ew(n / 2, C_, C_, 1, 1, false));
-    bwd(p + "rope_" + which + "_unchunk", ew(n, C_, C_, 1, 0, false));
-    bwd(p + "rope_" + which + "_mul_cos_grad", ew(n, C_, C_, 2));
-    bwd(p + "rope_" + which + "_grad_accumulate", ew(n, C_, C_, 2));
+    bwd(p + "rope_" + which + "_unchunk", rope_cat(n));  // SplitBackward0: a cat
+    bwd(p + "rope_" + which + "_mul_cos_grad", bcast(n, C_, C_));
+    bwd(p + "rope_" + which + "_grad_accumulate", ew(n, C_, C_, 2, 1, contiguous_grad));
   }
   void layer_backward(int l) {
     const std::string p = "l" + std::to_string(l) + ".bwd.";
@@ -370,20 +398,39 @@ class StepBuilder {
     bwd(p + "residual_grad_accumulate1", ew(n, R_, R_, 2));
     if (amp_) bwd(p + "residual1_grad_to_bf16", ew(n, R_, C_, 1, 0));
     linear_backward(p + "o_proj", q_, d_, C_);
-    node();  // reshape
-    bwd(p + "attn_out_grad_contiguous", ew(T_ * q_, C_, C_, 1, 0, false));
+    node(2);  // reshape, transpose: SDPA's backward takes the gradient's strides, no copy
     bwd(p + "sdpa_grad", attention_op(true), true, true);
-    if (c_.kv_heads < c_.heads) {
-      bwd(p + "repeat_kv_k_grad", reduce(T_ * kv_, double(c_.heads / c_.kv_heads), C_));
-      bwd(p + "repeat_kv_v_grad", reduce(T_ * kv_, double(c_.heads / c_.kv_heads), C_));
+    const bool gqa = c_.kv_heads < c_.heads;
+    if (gqa) {
+      // ExpandBackward0: a sum over the repeat dimension of [b, kv, rep, s, hd], a middle one, so
+      // reduce_kernel's output-vectorized form: a thread per output element adds its `rep`
+      // inputs, a strided pass over them (the traces: 41 us for 2 x 8.4M bf16 on the H100).
+      const int rep = c_.heads / c_.kv_heads;
+      bwd(p + "repeat_kv_k_grad", ew(T_ * kv_, C_, C_, rep, 1, false));
+      bwd(p + "repeat_kv_v_grad", ew(T_ * kv_, C_, C_, rep, 1, false));
     }
-    rope_backward(p, "q", q_);
-    rope_backward(p, "k", kv_);
-    node(6);  // views and transposes of q, k, v
+    rope_backward(p, "k", kv_, gqa);
+    rope_backward(p, "q", q_, false);
+    // The gradients reaching `.view(b, s, h, hd).transpose(1, 2)` of q and k (RoPE's backward) and,
+    // under GQA, of v (repeat_kv's sum) are contiguous [b, h, s, hd] tensors: ViewBackward0's reshape
+    // copies each (v's straight from SDPA is [b, s, h, hd] in memory already). The traces:
+    // `ViewBackward0 > aten::reshape > aten::clone`, 2 a layer on the 125M model, 3 on the 1B.
+    node(3);  // the transposes
+    auto view_grad = [&](const std::string& proj, double width, bool copies) {
+      if (copies)
+        bwd(p + proj + ".grad_view_copy", ew(T_ * width, C_, C_, 1, 0, false));
+      else
+        node();
+    };
+    view_grad("v_proj", kv_, gqa);
     linear_backward(p + "v_proj", d_, kv_, R_);
+    view_grad("k_proj", kv_, true);
     linear_backward(p + "k_proj", d_, kv_, R_);
+    // x feeds q, k and v: the engine adds their input gradients as they arrive, two in-place adds.
+    bwd(p + "qkv_in_grad_accumulate_a", ew(n, R_, R_, 2));
+    view_grad("q_proj", q_, true);
     linear_backward(p + "q_proj", d_, q_, R_);
-    bwd(p + "qkv_in_grad_accumulate", ew(n, R_, R_, 3));
+    bwd(p + "qkv_in_grad_accumulate_b", ew(n, R_, R_, 2));
     rmsnorm_backward(p + "input_norm.");
     bwd(p + "residual_grad_accumulate2", ew(n, R_, R_, 2));
   }
@@ -393,8 +440,8 @@ class StepBuilder {
     if (o_.grad_accum > 1) bwd("loss_div_grad", ew(1, L(), L()));
     bwd("nll_loss_grad_zero", ew(T_ * V_, L(), L(), 0));
     bwd("nll_loss_grad", ew(T_, L(), L()), false);
-    bwd("log_softmax_grad", ew(T_ * V_, L(), L(), softmax_backward_reads(double(V_)), 3));
-    cast("logits_grad_to_bf16", T_ * V_, L(), C_, true);
+    cast("log_probs_grad_to_bf16", T_ * V_, L(), C_, true);
+    bwd("log_softmax_grad", ew(T_ * V_, C_, C_, softmax_backward_reads(double(V_)), 3));
     linear_backward("lm_head", d_, V_, R_);
     gpt() ? layernorm_backward("ln_f.") : rmsnorm_backward("final_norm.");
     for (int l = c_.layers - 1; l >= 0; --l) {

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <unordered_set>
 
+#include "workloads/cat_copy.h"
 #include "workloads/softmax_backward.h"
 
 namespace gpucast::trace {
@@ -203,15 +204,8 @@ std::optional<wl::Op> row_op(wl::RowOpKind kind, const std::vector<std::int64_t>
   return wl::Op{r};
 }
 
-// CatArrayBatchedCopy (aten/src/ATen/native/cuda/Shape.cu, CatArrIndexToOffset) turns each
-// element's linear index into an offset with a plain 32-bit division and remainder per dimension
-// (no hardware integer divide: a ~15-instruction sequence), where TensorIterator's strided kernel
-// multiplies by a precomputed reciprocal (IntDivider): about five FLOP-equivalents (15 lane
-// instructions at the elementwise model's rate) more per dimension than the strided kernel's
-// per-operand count (models/elementwise_model.cpp). Dev constant: the H100 traces' RoPE cats (4-D
-// bf16, 2.1M-6.3M elements) ran 27-30% over the strided kernel's old count of 90 instructions an
-// element, about 85% over its per-operand count of 68 for a copy (2 operands).
-constexpr double kCatDivisionFlopsPerDim = 5;
+// CatArrayBatchedCopy's per-dimension index division: wl::kCatDivisionFlopsPerDim (workloads/cat_copy.h).
+using wl::kCatDivisionFlopsPerDim;
 
 // CatArrayBatchedCopy_vectorized and CatArrayBatchedCopy_aligned16_contig (Shape.cu) are chosen when
 // every input is contiguous and 16-byte aligned: each thread moves one 16-byte vector
