@@ -50,6 +50,14 @@ constexpr double kWmmaFallbackMaxFlops = 1.85e8;
 constexpr double kFallbackSmallSide = 96;
 constexpr double kFallbackShortK = 128;
 constexpr double kFallbackSmallProblem = 256;
+// The sm75 fallback (16-bit align1, not the WMMA kernel) always splits K, down to one K step per
+// split, when its 64x64 tiles would fill under half of the SMs: in the H100 dev split and tuning
+// sets 24 of the 27 cutlass_75_tensorop_*_align1 GEMMs below that fill ran a
+// cublasLt::splitKreduce_kernel after the main kernel (3005x31x13, 399x75x67, 159x159x77, ...; not
+// 251x251x127, 989x233x49, 39x2227x55), against 22 of the 69 above it, where the model's own
+// split-K pricing chooses (profiled library behaviour; the boundary is an assumption).
+constexpr double kFallbackSplitMaxFill = 0.5;
+constexpr double kFallbackSplitFillTileSide = 64;
 // SIMT (FP32/FP64 without tensor cores) tiles. Library fact: CUTLASS SIMT GEMM instances
 // (cutlass_simt_sgemm_<tm>x<tn>_8x*).
 constexpr Tile kSimtTiles[] = {{256, 128}, {128, 256}, {128, 128}, {128, 64},
@@ -149,11 +157,20 @@ constexpr double kSegmentKMaxWaves = 2;
 // Compute capability that introduced wgmma and thread-block clusters (Hopper; CUDA programming
 // guide): below it mma.sync is the library path and no cluster multicasts.
 constexpr int kHopperCcMajor = 9;
+// cuBLAS's split-K writes each split's partial tile to its own slice of the workspace and sums them
+// in a separate cublasLt::splitKreduce_kernel: no workspace memset runs first (dev split and tuning
+// sets, H100: none of the 118 GEMMs whose profile holds a splitKreduce_kernel ran a Memset).
 // Split-K partials are written and reduced in fp32 (cuBLAS split-K workspace; library fact), and
 // the reduce kernel spends this many lane instructions per partial read (load, convert, add,
 // address; assumption).
 constexpr double kPartialBytes = 4;
 constexpr double kReduceInstructionsPerPartial = 4;
+// The reduce kernel's own fixed duration: cublasLt::splitKreduce_kernel runs at least 1.6-2.0 us in
+// the profiles even at a few hundred output elements (dev split and tuning sets, H100), where the
+// streaming model of its bytes gives about 0.5 us. Fit on the dev split and tuning sets: 1,000 /
+// 2,000 / 3,000 cycles gave dev gemm MAPE 7.14 / 7.06 / 7.08% (calibrated H100) and 8.86 / 8.68 /
+// 8.62% (calibrated H200); 2,000 (about 1 us) brings the small reduces to 1.4-1.5 us.
+constexpr double kReduceStartupCycles = 2000;
 // DRAM round trips a tile waits for serially: its first stages' loads (the rest are pipelined).
 constexpr double kTileDramRounds = 1;
 // K step of a tensor-core stage: one 128-byte operand row (wgmma kernels) or one 64-byte row
@@ -329,9 +346,18 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
     // K steps the kernel executes: implicit GEMM pads each filter tap to whole K steps
     // (k_padding_factor), so the executed depth is k x factor, rounded to the step once.
     const double k_steps_total = ceil_div(g.k * g.k_padding_factor, tk);
+    // The sm75 fallback's heuristic splits K whenever its 64x64 tiles fill under kFallbackSplitMaxFill
+    // of the SMs (down to one K step per split), and never runs those grids unsplit.
+    const bool forced_split =
+        g.register_staged && !g.fallback_wmma && g.split_k &&
+        ceil_div(g.m, kFallbackSplitFillTileSide) * ceil_div(g.n, kFallbackSplitFillTileSide) * g.batch <
+            kFallbackSplitMaxFill * sms &&
+        k_steps_total >= 2;
+    const double min_steps = forced_split ? 1.0 : kMinKStepsPerSplit;
     for (double split : kSplitKFactors) {
-      if (split > 1 && (!g.split_k || k_steps_total / split < kMinKStepsPerSplit ||
-                        tiles_mn * split > kMaxSplitBlocksPerSm * sms))
+      if (split == 1 && forced_split) continue;
+      if (split > 1 &&
+          (!g.split_k || k_steps_total / split < min_steps || tiles_mn * split > kMaxSplitBlocksPerSm * sms))
         continue;
       const double k_per_split = std::ceil(k_steps_total / split) * tk;
       const double blocks = tiles_mn * split;
@@ -408,7 +434,8 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
       // Cooperative kernels: the epilogue keeps the tensor cores idle after each K loop.
       if (tensor && !warp_mma && area > kCooperativeMinTileArea) {
         const double mainloop_us = k.pipe_flops / (gpu.pipe_rate(pipe, g.in) * k.pipe_efficiency);
-        const double epilogue_us = gpu.cycles_to_us(kTileFixedCycles + out_tile_bytes / kEpilogueBytesPerCycle);
+        const double epilogue_us =
+            gpu.cycles_to_us(kTileFixedCycles + out_tile_bytes / kEpilogueBytesPerCycle);
         k.pipe_efficiency *= mainloop_us / (mainloop_us + epilogue_us);
       }
 
@@ -425,13 +452,13 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
       }
       PlanOption option;
       option.name = k.name;
-      if (split > 1) option.kernels.push_back(memset_kernel(gpu));
       option.kernels.push_back(k);
       if (split > 1) {
         const double elements = g.batch * g.m * g.n;
         option.kernels.push_back(streaming_kernel("split-k reduce", elements,
                                                   elements * kPartialBytes * split, elements * e_out,
                                                   kReduceInstructionsPerPartial * split, gpu));
+        option.kernels.back().startup_cycles = kReduceStartupCycles;
       }
       options.push_back(std::move(option));
     }
