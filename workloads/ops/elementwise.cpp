@@ -45,7 +45,15 @@ std::vector<OpDef> OpFamily<ElementwiseOp>::defs() {
          "false",
          {},
          "inputs of different types (an fp32 residual plus a bf16 branch): each element converted as it is "
-         "loaded, PyTorch's dynamic-cast kernel; dtype is the widest input's"}},
+         "loaded, PyTorch's dynamic-cast kernel; dtype is the widest input's"},
+        {"index_dims",
+         P::integer,
+         kOpt,
+         "0",
+         {},
+         "a strided kernel's index dimensions after PyTorch merges contiguous ones (0: not known)",
+         0,
+         25}},
        "pointwise map over tensors of equal size (add, mul, GELU, casts, ...)"}};
 }
 
@@ -64,6 +72,7 @@ ElementwiseOp OpFamily<ElementwiseOp>::build(std::string_view, const ParamReader
                                     std::to_string(e.inputs) + " inputs");
   e.broadcast_inputs = static_cast<int>(p.integer("broadcast_inputs", e.broadcast_inputs));
   e.mixed_types = p.boolean("mixed_types", e.mixed_types);
+  e.index_dims = static_cast<int>(p.integer("index_dims", e.index_dims));
   if (e.transposed_inputs > 0 || e.broadcast_inputs > 0) e.contiguous = false;
   p.positive("elements", static_cast<double>(e.elements));
   p.elements("elements", {e.elements}, "tensor");
@@ -83,6 +92,7 @@ ParamList OpFamily<ElementwiseOp>::params(const ElementwiseOp& e) {
   if (e.transposed_inputs != 0) v.emplace_back("transposed_inputs", integer(e.transposed_inputs));
   if (e.broadcast_inputs != 0) v.emplace_back("broadcast_inputs", integer(e.broadcast_inputs));
   if (e.mixed_types) v.emplace_back("mixed_types", ParamValue{true});
+  if (e.index_dims != 0) v.emplace_back("index_dims", integer(e.index_dims));
   return v;
 }
 

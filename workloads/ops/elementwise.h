@@ -25,10 +25,14 @@ struct ElementwiseOp {
   // result type and converts each element as it loads it, through the dynamic cast of its unrolled
   // kernel, as for a cast. `dtype` is then the widest input's type.
   bool mixed_types = false;
+  // The strided kernel's index dimensions after PyTorch's TensorIterator drops size-1 dimensions and
+  // merges those every operand walks contiguously (coalesce_dimensions): its OffsetCalculator divides
+  // the linear index once per dimension. 0: not known. Set from a trace's strides; no model reads it yet.
+  int index_dims = 0;
   // Every parameter, once: equality and hashing (sim/op_cache_key.h) read this list.
   [[nodiscard]] auto fields() const {
     return std::tie(elements, dtype, out_dtype, inputs, outputs, flops_per_element, contiguous,
-                    transposed_inputs, broadcast_inputs, mixed_types);
+                    transposed_inputs, broadcast_inputs, mixed_types, index_dims);
   }
 };
 GPUCAST_OP_FAMILY(ElementwiseOp);

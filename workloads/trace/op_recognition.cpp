@@ -247,6 +247,59 @@ bool expanded(const CpuOp& op, size_t i) {
   return repeats >= kExpandedReuse;
 }
 
+// The strided kernel's index dimensions, as PyTorch's TensorIterator leaves them
+// (aten/src/ATen/TensorIterator.cpp: reorder_dimensions, then coalesce_dimensions): size-1
+// dimensions dropped, the rest ordered by the largest tensor's strides (a new output is allocated in
+// that order), and neighbours merged where every operand's outer stride is its inner stride times
+// the inner size. Operands: the recorded tensors broadcast to the output's shape, plus a new dense
+// output unless the op writes one of them (copy_). 0 when strides were not recorded.
+int strided_index_dims(const CpuOp& op, const std::vector<std::int64_t>& out_shape, size_t largest,
+                       bool writes_input) {
+  const size_t rank = out_shape.size();
+  std::vector<std::vector<std::int64_t>> strides;
+  for (size_t i = 0; i < op.inputs.size(); ++i) {
+    const auto* s = shape(op, i);
+    if (!s || s->empty() || s->size() > rank) continue;
+    const auto* st = strides_of(op, i);
+    if (!st) return 0;
+    std::vector<std::int64_t> full(rank, 0);
+    for (size_t d = 0; d < s->size(); ++d) full[rank - s->size() + d] = (*s)[d] == 1 ? 0 : (*st)[d];
+    strides.push_back(full);
+  }
+  if (strides.empty() || !strides_of(op, largest)) return 0;
+  std::vector<size_t> dims;
+  for (size_t d = 0; d < rank; ++d)
+    if (out_shape[d] > 1) dims.push_back(d);
+  const auto& ref = *strides_of(op, largest);
+  std::stable_sort(dims.begin(), dims.end(), [&](size_t a, size_t b) { return ref[a] > ref[b]; });
+  if (!writes_input) {  // the new output, dense in that order
+    std::vector<std::int64_t> out(rank, 0);
+    std::int64_t step = 1;
+    for (auto it = dims.rbegin(); it != dims.rend(); ++it) {
+      out[*it] = step;
+      step *= out_shape[*it];
+    }
+    strides.push_back(out);
+  }
+  int groups = 0;
+  size_t inner = 0;
+  std::int64_t inner_size = 0;
+  for (auto it = dims.rbegin(); it != dims.rend(); ++it) {
+    const size_t d = *it;
+    const bool merges = groups > 0 && std::all_of(strides.begin(), strides.end(), [&](const auto& o) {
+                          return o[d] == o[inner] * inner_size;
+                        });
+    if (merges) {
+      inner_size *= out_shape[d];
+    } else {
+      ++groups;
+      inner = d;
+      inner_size = out_shape[d];
+    }
+  }
+  return groups;
+}
+
 std::optional<wl::Op> recognize_norm_softmax(const std::string& n, const CpuOp& op) {
   if (n == "native_layer_norm" || n == "layer_norm")
     return row_op(wl::RowOpKind::layernorm, shape(op, 0), dtype_at(op, 0, DataType::bf16));
@@ -579,6 +632,8 @@ std::optional<wl::Op> recognize_pointwise(const std::string& n, const CpuOp& op,
     e->broadcast_inputs = broadcast;
     e->mixed_types = mixed;
   }
+  if (auto* e = r ? std::get_if<wl::ElementwiseOp>(&*r) : nullptr; e && !e->contiguous)
+    if (const auto* x = shape(op, largest)) e->index_dims = strided_index_dims(op, *x, largest, n == "copy_");
   return r;
 }
 
