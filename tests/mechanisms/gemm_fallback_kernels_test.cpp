@@ -23,9 +23,9 @@ wl::GemmOp gemm(wl::Count m, wl::Count n, wl::Count k, DataType t) {
   return g;
 }
 
-// A copy: the options are temporaries.
+// Returns a copy: the caller's options are a temporary.
 models::KernelPlan kernel(const std::vector<models::PlanOption>& options, const std::string& name) {
-  for (const auto o : options)
+  for (const auto& o : options)
     if (o.name == name) return o.kernels.front();
   FAIL("no option " << name);
   return options.front().kernels.front();
