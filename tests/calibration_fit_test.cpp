@@ -6,6 +6,7 @@
 #include "calibration/fit.h"
 #include "hardware/catalog.h"
 #include "sim/op_predictor.h"
+#include "support/gemm_builder.h"
 #include "support/temp_dir.h"
 
 using namespace gpucast;
@@ -88,10 +89,7 @@ sim::OpPredictor model_of(const calib::CalibrationResult& r, const std::vector<s
 }
 
 wl::Op square_bf16_gemm(double n) {
-  wl::GemmOp g;
-  g.m = g.n = g.k = static_cast<wl::Count>(n);
-  g.dtype = g.out_dtype = DataType::bf16;
-  return g;
+  return test::gemm_builder{}.square(static_cast<wl::Count>(n)).build();
 }
 
 Json framework_probe(const std::vector<std::pair<double, double>>& elements_and_us) {

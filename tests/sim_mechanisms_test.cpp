@@ -3,6 +3,7 @@
 
 #include "sim/kernel_timer.h"
 #include "sim/simulator.h"
+#include "support/gemm_builder.h"
 #include "support/gpu_builder.h"
 #include "workloads/workload_file.h"
 
@@ -54,9 +55,7 @@ SCENARIO("one block more than a full wave takes about two waves") {
 
 SCENARIO("an fp8 GEMM takes about half the time of a bf16 one when compute bound") {
   const auto gpu = gpu_builder{}.build();
-  wl::GemmOp g;
-  g.m = g.n = g.k = 8192;
-  g.dtype = g.out_dtype = DataType::bf16;
+  wl::GemmOp g = test::gemm_builder{}.square(8192).build();
   const double bf16 = predict_us(gpu, g);
   g.dtype = DataType::fp8;
   g.out_dtype = DataType::bf16;

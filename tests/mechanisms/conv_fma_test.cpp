@@ -8,6 +8,7 @@
 #include "models/op_model.h"
 #include "sim/op_predictor.h"
 #include "support/conv_builder.h"
+#include "support/gemm_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
@@ -85,10 +86,6 @@ SCENARIO("on Hopper an FP32 3x3 convolution with TF32 off is no faster than its 
   three.r = three.s = 3;
   three.stride = 1;
   three.pad = 1;
-  wl::GemmOp g;
-  g.m = 32 * 14 * 14;
-  g.n = 256;
-  g.k = 256 * 9;
-  g.dtype = g.out_dtype = DataType::fp32;
+  const wl::GemmOp g = test::gemm_op(32 * 14 * 14, 256, 256 * 9, DataType::fp32);
   CHECK(p.predict(three).duration_us >= p.predict(g).duration_us);
 }

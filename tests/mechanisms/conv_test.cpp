@@ -6,6 +6,7 @@
 #include "models/op_model.h"
 #include "sim/op_predictor.h"
 #include "support/conv_builder.h"
+#include "support/gemm_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
@@ -25,11 +26,7 @@ wl::Conv2dOp conv(wl::Count c, wl::Count r) {
 
 SCENARIO("a 1x1 convolution takes exactly the time of its GEMM") {
   sim::OpPredictor p(test::gpu_builder{}.build());
-  wl::GemmOp g;
-  g.m = 32 * 56 * 56;
-  g.n = 256;
-  g.k = 64;
-  g.dtype = g.out_dtype = DataType::bf16;
+  const wl::GemmOp g = test::gemm_op(32 * 56 * 56, 256, 64);
   CHECK(p.predict(conv(64, 1)).duration_us == Approx(p.predict(g).duration_us));
 }
 

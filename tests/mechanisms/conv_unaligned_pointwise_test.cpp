@@ -8,6 +8,7 @@
 #include "models/gemm_model.h"
 #include "models/op_model.h"
 #include "support/conv_builder.h"
+#include "support/gemm_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
@@ -36,12 +37,7 @@ SCENARIO("a 1x1 convolution over 50 bf16 channels is one unpadded GEMM kernel; 4
 SCENARIO("an unaligned 1x1 convolution times as the GEMM of its unpadded tensors, filter transposed") {
   const device::Device gpu(hopper());
   const auto op = pointwise(50, 100, DataType::bf16);
-  wl::GemmOp g;
-  g.m = op.n * op.p() * op.q();
-  g.n = 100;
-  g.k = 50;
-  g.dtype = g.out_dtype = DataType::bf16;
-  g.transpose_b = true;
+  const wl::GemmOp g = test::gemm_builder{}.mnk(op.n * op.p() * op.q(), 100, 50).transpose_b().build();
   const auto conv = models::plan_op(op, gpu);
   const auto gemm = models::GemmModel().plan(g, gpu);
   REQUIRE(conv.size() == gemm.size());

@@ -4,18 +4,14 @@
 
 #include "models/gemm_alignment.h"
 #include "sim/op_predictor.h"
+#include "support/gemm_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
 
 namespace {
 wl::GemmOp gemm(wl::Count m, wl::Count n, wl::Count k, DataType t = DataType::bf16) {
-  wl::GemmOp g;
-  g.m = m;
-  g.n = n;
-  g.k = k;
-  g.dtype = g.out_dtype = t;
-  return g;
+  return test::gemm_op(m, n, k, t);
 }
 }  // namespace
 

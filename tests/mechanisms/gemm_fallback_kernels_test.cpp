@@ -9,18 +9,14 @@
 #include "device/device.h"
 #include "models/gemm_model.h"
 #include "models/op_model.h"
+#include "support/gemm_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
 
 namespace {
 wl::GemmOp gemm(wl::Count m, wl::Count n, wl::Count k, DataType t) {
-  wl::GemmOp g;
-  g.m = m;
-  g.n = n;
-  g.k = k;
-  g.dtype = g.out_dtype = t;
-  return g;
+  return test::gemm_op(m, n, k, t);
 }
 
 // Returns a copy: the caller's options are a temporary.

@@ -7,15 +7,14 @@
 #include <string>
 
 #include "sim/op_predictor.h"
+#include "support/gemm_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
 
 namespace {
 double exec_us(wl::Count m, const std::string& mma_sync_efficiency) {
-  wl::GemmOp g;
-  g.m = g.n = g.k = m;
-  g.dtype = g.out_dtype = DataType::bf16;
+  const wl::GemmOp g = test::gemm_builder{}.square(m).build();
   sim::OpPredictor p(test::gpu_builder{}.set("efficiency.mma_sync", mma_sync_efficiency).build());
   return p.predict(wl::Op(g)).exec_us;
 }

@@ -6,6 +6,7 @@
 
 #include "models/gemm_alignment.h"
 #include "sim/op_predictor.h"
+#include "support/gemm_builder.h"
 #include "support/gpu_builder.h"
 #include "workloads/workload_file.h"
 
@@ -14,14 +15,7 @@ using namespace gpucast;
 namespace {
 wl::GemmOp gemm(wl::Count m, wl::Count n, wl::Count k, bool ta = false, bool tb = false,
                 DataType t = DataType::bf16) {
-  wl::GemmOp g;
-  g.m = m;
-  g.n = n;
-  g.k = k;
-  g.dtype = g.out_dtype = t;
-  g.transpose_a = ta;
-  g.transpose_b = tb;
-  return g;
+  return test::gemm_builder{}.mnk(m, n, k).dtype(t).transpose_a(ta).transpose_b(tb).build();
 }
 }  // namespace
 

@@ -10,6 +10,7 @@
 #include "device/power_limiter.h"
 #include "sim/op_predictor.h"
 #include "sim/simulator.h"
+#include "support/gemm_builder.h"
 #include "support/gpu_builder.h"
 #include "workloads/workload_file.h"
 
@@ -28,10 +29,7 @@ hw::GpuSpec limited_gpu() {
 }
 
 wl::GemmOp gemm4096() {
-  wl::GemmOp g;
-  g.m = g.n = g.k = 4096;
-  g.dtype = g.out_dtype = DataType::bf16;
-  return g;
+  return test::gemm_builder{}.square(4096).build();
 }
 
 std::string gemm_kernel(int i) {

@@ -3,17 +3,14 @@
 #include <catch2/catch.hpp>
 
 #include "sim/op_predictor.h"
+#include "support/gemm_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
 
 namespace {
 std::string chosen(wl::Count m, wl::Count n, wl::Count k) {
-  wl::GemmOp g;
-  g.m = m;
-  g.n = n;
-  g.k = k;
-  g.dtype = g.out_dtype = DataType::bf16;
+  const wl::GemmOp g = test::gemm_op(m, n, k);
   const sim::OpPredictor p(test::gpu_builder{}.build());
   return p.rank_options(g).front().option;
 }
