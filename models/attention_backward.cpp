@@ -9,6 +9,7 @@
 #include "models/attention_mma_sync_share.h"
 #include "models/block_dispatch.h"
 #include "models/helper_kernels.h"
+#include "models/launch_bounds.h"
 
 namespace gpucast::models {
 namespace {
@@ -42,8 +43,6 @@ constexpr double kWarpThreads = 32;
 constexpr double kEfficientWarpsPerSmBw = 12;
 constexpr double kEfficientWarpsPerSmBwOther = 8;
 constexpr int kEfficientWarpsPerSmBwMinCc = 8;
-constexpr double kBwdRegistersPerSm = 65536;
-constexpr int kBwdRegisterStep = 8;
 constexpr int kEfficientRegisters = 255;
 // Its serial chain (kernel_backward.h; library facts): with fp16/bf16 inputs every block computes
 // rowsum(dO * O) for all of its head's query rows before its first step (kKernelComputesDelta:
@@ -229,9 +228,7 @@ PlanOption attention_backward_plan(const wl::AttentionOp& a, wl::AttentionBacken
     const double warps_per_sm = gpu.cc_major() >= kEfficientWarpsPerSmBwMinCc && a.dtype != DataType::fp32
                                     ? kEfficientWarpsPerSmBw
                                     : kEfficientWarpsPerSmBwOther;
-    const double min_blocks = std::max(1.0, std::floor(warps_per_sm * kWarpThreads / k.threads));
-    const int register_cap = static_cast<int>(kBwdRegistersPerSm / (min_blocks * k.threads));
-    k.registers = std::min(kEfficientRegisters, register_cap / kBwdRegisterStep * kBwdRegisterStep);
+    k.registers = launch_bounds_registers(warps_per_sm, k.threads, kWarpThreads, kEfficientRegisters);
   }
   // Q, dO tiles (double-buffered) and the block's K and V tiles.
   k.shared_bytes = smem();

@@ -13,6 +13,7 @@
 #include "models/attention_single_block.h"
 #include "models/block_dispatch.h"
 #include "models/helper_kernels.h"
+#include "models/launch_bounds.h"
 #include "models/reduce_writeback.h"
 
 namespace gpucast::models {
@@ -88,9 +89,6 @@ constexpr double kEfficientWarpTile = 32 * 32;
 constexpr double kEfficientWarpsPerSm = 16;
 constexpr double kEfficientWarpsPerSmOther = 12;
 constexpr int kEfficientWarpsPerSmMinCc = 8;
-constexpr double kRegistersPerSm = 65536;
-// Registers per thread are allocated in steps of this many (CUDA occupancy calculator).
-constexpr int kRegisterStep = 8;
 // Causal warp-level kernels (FlashAttention-2, memory-efficient) mask the diagonal tiles element by
 // element: a share of every step (warpgroup kernels: kCausalDiagonalMaskSteps below).
 constexpr double kCausalEfficiency = 0.9;
@@ -383,9 +381,7 @@ PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
     const double warps_per_sm = gpu.cc_major() >= kEfficientWarpsPerSmMinCc && a.dtype != DataType::fp32
                                     ? kEfficientWarpsPerSm
                                     : kEfficientWarpsPerSmOther;
-    const double min_blocks = std::max(1.0, std::floor(warps_per_sm / warps));
-    const int register_cap = static_cast<int>(kRegistersPerSm / (min_blocks * k.threads));
-    k.registers = std::min(kFa2Registers, register_cap / kRegisterStep * kRegisterStep);
+    k.registers = launch_bounds_registers(warps_per_sm, k.threads, gpu.warp_size(), kFa2Registers);
     // One K/V stage: the block's products wait for its loads (models/attention_block_chain.h).
     k.fixed_cycles += lone_block_compute_cycles(k, gpu);
     return PlanOption{k.name, {k}, 0, {}};
