@@ -109,3 +109,13 @@ SCENARIO("writing a workload and reading it back gives the same kernels") {
   CHECK(back.kernels()[1].stream == 1);
   CHECK(back.kernels()[1].after == std::vector<std::string>{"g"});
 }
+
+SCENARIO("a strided kernel's index_dims outside 0..25 names its line and key") {
+  const std::string pointwise =
+      "[[kernel]]\nop = \"elementwise\"\nelements = 1024\ndtype = \"bf16\"\ncontiguous = false\n";
+  CHECK_NOTHROW(wl::read_workload_text(pointwise + "index_dims = 25\n", "w.toml"));
+  const auto e = error_of(pointwise + "index_dims = 26\n");
+  CHECK(e.key() == "index_dims");
+  CHECK(e.where().line == 6);
+  CHECK(error_of(pointwise + "index_dims = -1\n").key() == "index_dims");
+}
