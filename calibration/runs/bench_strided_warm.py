@@ -29,7 +29,7 @@ import triton.testing
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "validation"))
 from cases import split_of  # noqa: E402
-import suite  # noqa: E402  (save: the broad set's file format)
+import suite  # noqa: E402  (save: the broad set's file format; device_activities)
 
 DTYPES = {"bf16": torch.bfloat16, "fp32": torch.float32}
 REPEATS = 20
@@ -44,21 +44,12 @@ def flush_l2():
 
 
 def profiled_kernels(fn, calls):
-    """Durations (us) of the device kernels of `calls` back-to-back calls, grouped by call order."""
+    """(name, us) of the device kernels of `calls` back-to-back calls (suite.device_activities)."""
     with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
         for _ in range(calls):
             fn()
         torch.cuda.synchronize()
-    out = []
-    for e in prof.events():
-        dt = getattr(e, "device_type", None)
-        if dt is None or "CUDA" not in str(dt):
-            continue
-        us = getattr(e, "device_time", None)
-        if us is None:
-            us = getattr(e, "cuda_time", 0.0)
-        out.append((e.name[:200], float(us)))
-    return out
+    return suite.device_activities(prof)
 
 
 def layer_views(b, s, h, d, t):

@@ -295,6 +295,20 @@ def make_fn(case):
     raise ValueError(op)
 
 
+def device_activities(prof):
+    """(name, GPU duration in us) of each device activity a finished torch.profiler session recorded."""
+    out = []
+    for e in prof.events():
+        dt = getattr(e, "device_type", None)
+        if dt is None or "CUDA" not in str(dt):
+            continue
+        us = getattr(e, "device_time", None)
+        if us is None:
+            us = getattr(e, "cuda_time", 0.0)
+        out.append((e.name[:200], float(us)))
+    return out
+
+
 def kernels_of(fn):
     """Names and GPU durations (us) of the device activities one call of fn launches."""
     fn()
@@ -303,16 +317,7 @@ def kernels_of(fn):
         with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
             fn()
             torch.cuda.synchronize()
-        out = []
-        for e in prof.events():
-            dt = getattr(e, "device_type", None)
-            if dt is None or "CUDA" not in str(dt):
-                continue
-            us = getattr(e, "device_time", None)
-            if us is None:
-                us = getattr(e, "cuda_time", 0.0)
-            out.append({"name": e.name[:200], "us": round(float(us), 3)})
-        return out
+        return [{"name": name, "us": round(us, 3)} for name, us in device_activities(prof)]
     except Exception as exc:  # the profiler is a convenience, never a reason to lose a measurement
         return [{"name": f"profiler failed: {exc}", "us": 0.0}]
 
