@@ -91,10 +91,9 @@ constexpr double kFp32SimtKStep = 8;
 constexpr double kSimtFloatsPerSharedLoad = 4;
 constexpr double kSimtOtherInstructionsPerK = 24;
 constexpr double kSimtCalibratedOutputsPerThread = 128;
-// Warps issue on their own SM sub-partition's FP32 lanes (4 per SM, 32 lanes each; CUDA
-// programming guide, compute capability 8.x/9.0): an SM with fewer resident warps than
+// Warps issue on their own SM sub-partition's FP32 lanes (a warp's worth each: the description's
+// SIMT lanes over its warp size, 4 on Ampere and Hopper): an SM with fewer resident warps than
 // sub-partitions leaves lanes idle.
-constexpr double kSubPartitionsPerSm = 4;
 constexpr double kWarpThreads = 32;
 
 // One of the tile tables above, walked in order.
@@ -257,9 +256,10 @@ double simt_ffma_share(double outputs) {
 
 // Rate of an FP32 SIMT tile of `t.warps` warps against the calibrated one, with `resident` of its
 // blocks on each SM: the per-thread tile's FFMA share, and the sub-partitions its warps occupy.
-double simt_tile_efficiency(const Tile& t, double resident) {
+double simt_tile_efficiency(const Tile& t, double resident, const device::Device& gpu) {
   const double outputs = t.tm * t.tn / (kWarpThreads * t.warps);
-  const double lanes_used = std::min(1.0, resident * t.warps / kSubPartitionsPerSm);
+  const double sub_partitions = double(gpu.simt_lanes()) / gpu.warp_size();
+  const double lanes_used = std::min(1.0, resident * t.warps / sub_partitions);
   return simt_ffma_share(outputs) / simt_ffma_share(kSimtCalibratedOutputsPerThread) * lanes_used;
 }
 
@@ -454,7 +454,7 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
       if (simt_warps) {
         const double resident =
             std::min(ceil_div(blocks, sms), double(gpu.blocks_per_sm(k.resources(), k.name)));
-        k.pipe_efficiency *= simt_tile_efficiency(t, std::max(1.0, resident));
+        k.pipe_efficiency *= simt_tile_efficiency(t, std::max(1.0, resident), gpu);
       }
       // The unaligned fallback's narrow loads set its rate as a share of the nominal peak, not of
       // the description's sustained mma.sync rate (gemm_alignment.h).
