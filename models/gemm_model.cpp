@@ -58,10 +58,46 @@ constexpr double kFallbackSmallProblem = 256;
 // split-K pricing chooses (profiled library behaviour; the boundary is an assumption).
 constexpr double kFallbackSplitMaxFill = 0.5;
 constexpr double kFallbackSplitFillTileSide = 64;
-// SIMT (FP32/FP64 without tensor cores) tiles. Library fact: CUTLASS SIMT GEMM instances
+// SIMT (FP64 without tensor cores) tiles. Library fact: CUTLASS SIMT GEMM instances
 // (cutlass_simt_sgemm_<tm>x<tn>_8x*).
 constexpr Tile kSimtTiles[] = {{256, 128}, {128, 256}, {128, 128}, {128, 64},
                                {64, 128},  {64, 64},   {32, 128},  {128, 32}};
+// cuBLAS's FP32 SIMT kernels (no TF32) and their warps, as PyTorch's m x n. Library fact, the kernels
+// the H100 and H200 profiles name (dev split and tuning sets): sm80_xmma_gemm_f32f32_f32f32_f32_*_
+// tilesize<tm>x<tn>x8_stage3_warpsize<a>x<b>x1_ffma, named along m x n (64x256 at m = 33 and 64:
+// gemm-0888, tune-gemm-0255), a*b warps: 256x128 4x2x1; 128x128, 64x256, 128x64, 64x128, 64x64 4
+// warps; 64x32, 32x64, 32x32 1x2x1; and cutlass_80_simt_sgemm_<a>x<b>_8x<stages>, named in cuBLAS's
+// column-major n x m (128x32 at m = 32: gemm-0172), CUTLASS's SM80 SIMT instances, whose names give
+// no warps (assumption: 8 warps at 128x256 as at 256x128, 2 at 128x32 and 32x128 as at 64x32). No
+// 256x64 (m x n) kernel appears: listing one made the dev split's gemm MAPE worse (6.86 / 7.08 / 8.38 /
+// 9.36% without it, 6.95 / 7.16 / 8.47 / 9.44% with it; calibrated H100, H100, calibrated H200, H200).
+constexpr Tile kFp32SimtTiles[] = {
+    {256, 128, 8}, {128, 256, 8}, {128, 128, 4}, {64, 256, 4}, {128, 64, 4}, {64, 128, 4},
+    {64, 64, 4},   {64, 32, 2},   {32, 64, 2},   {32, 32, 2},  {128, 32, 2}, {32, 128, 2},
+};
+// Their K step: one 8-deep stage ("x8" in every name; library fact).
+constexpr double kFp32SimtKStep = 8;
+// A SIMT GEMM thread computes tm*tn/(32*warps) outputs: per K element it issues that many FFMAs,
+// the fragment loads of its row and column slices from shared memory (4 floats per LDS.128, library
+// fact: CUTLASS SIMT's vectorized fragment loads; a square thread tile has 2*sqrt(outputs) of them)
+// and this many other instructions (addresses, the cp.async of the next stage, the barrier and the
+// loop, spread over the K step). Smaller per-thread tiles spend more issue slots beside their
+// FFMAs: cuBLAS's fp32 kernels sustain about 50 TFLOP/s at 128 outputs a thread (256x128, 128x128
+// tiles), 43-47 at 64 (128x64, 64x128: gemm-0170, gemm-0828) and 38-40 at 32 (64x64: gemm-0822,
+// tune-gemm-0144) on the H100. The description's fp32 efficiency is calibrated on square GEMMs,
+// which run 128 outputs a thread: other tiles scale by their FFMA issue share against that one's.
+// Fit on the dev split (calibrated H100 / catalog H100 / calibrated H200 / catalog H200 gemm MAPE)
+// and the H100 tuning sets (kernels-tuning / -tuning2, calibrated): 4 instructions 7.22 / 7.37 /
+// 8.80 / 9.65%, 10.62 / 10.44%; 12: 7.05 / 7.24 / 8.66 / 9.51%, 10.27 / 10.10%; 24: 6.96 / 7.19 /
+// 8.58 / 9.48%, 10.35 / 9.81%; 40: 7.17 / 7.41 / 8.66 / 9.63%, 10.42 / 9.59% (before this mechanism:
+// 7.06 / 7.28 / 8.68 / 9.60%, 10.61 / 10.04%). 24.
+constexpr double kSimtFloatsPerSharedLoad = 4;
+constexpr double kSimtOtherInstructionsPerK = 24;
+constexpr double kSimtCalibratedOutputsPerThread = 128;
+// Warps issue on their own SM sub-partition's FP32 lanes (a warp's worth each: the description's
+// SIMT lanes over its warp size, 4 on Ampere and Hopper): an SM with fewer resident warps than
+// sub-partitions leaves lanes idle.
+constexpr double kWarpThreads = 32;
 
 // One of the tile tables above, walked in order.
 struct TileList {
@@ -103,13 +139,15 @@ constexpr double kMaxStages = 16;
 constexpr double kMinStages = 2;
 // Threads and registers: Hopper warp-specialized kernels run one producer and two consumer
 // warpgroups (384 threads) for tiles of 128x128 and up, one consumer below, at 168 registers per
-// thread (CUTLASS sm90 register reconfiguration); SIMT kernels 256 threads at 128 registers.
+// thread (CUTLASS sm90 register reconfiguration); SIMT kernels 256 threads at 128 registers (FP32
+// ones: 32 threads a warp of their tile's warps, kFp32SimtTiles).
 constexpr int kLargeTileThreads = 384;
 constexpr int kTileThreads = 256;
 constexpr int kTensorRegisters = 168;
 constexpr int kSimtRegisters = 128;
 constexpr double kLargeTileArea = 128 * 128;
-// SIMT GEMMs step K 16 elements at a time (CUTLASS SIMT tiles); two blocks share an SM.
+// FP64 SIMT GEMMs step K 16 elements at a time (CUTLASS SIMT tiles; FP32: kFp32SimtKStep); two
+// blocks share an SM.
 constexpr double kSimtKStep = 16;
 constexpr int kSimtBlocksPerSm = 2;
 // Per-tile serial cycles: the first stages' barrier waits and the epilogue's store, half of it
@@ -211,6 +249,21 @@ constexpr double kRegisterStagedKStepCycles = 1000;
 int cutlass2_threads(const GemmTile& t) {
   const double w = std::max(t.tm, t.tn) <= kSmallTileSide ? kSmallWarpTileSide : kWarpTileSide;
   return static_cast<int>(32 * std::ceil(t.tm / w) * std::ceil(t.tn / w));
+}
+
+// Share of a SIMT GEMM thread's issue slots that are FFMAs at `outputs` outputs a thread.
+double simt_ffma_share(double outputs) {
+  const double loads = 2 * std::sqrt(outputs) / kSimtFloatsPerSharedLoad;
+  return outputs / (outputs + loads + kSimtOtherInstructionsPerK);
+}
+
+// Rate of an FP32 SIMT tile of `t.warps` warps against the calibrated one, with `resident` of its
+// blocks on each SM: the per-thread tile's FFMA share, and the sub-partitions its warps occupy.
+double simt_tile_efficiency(const Tile& t, double resident, const device::Device& gpu) {
+  const double outputs = t.tm * t.tn / (kWarpThreads * t.warps);
+  const double sub_partitions = double(gpu.simt_lanes()) / gpu.warp_size();
+  const double lanes_used = std::min(1.0, resident * t.warps / sub_partitions);
+  return simt_ffma_share(outputs) / simt_ffma_share(kSimtCalibratedOutputsPerThread) * lanes_used;
 }
 
 Pipe pipe_for(DataType t, const device::Device& gpu) {
@@ -317,18 +370,19 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
   const double e_in = bytes_per_element(g.in);
   const double e_out = bytes_per_element(g.out);
   const double tk = g.fallback_wmma ? kWmmaFallbackKStep
-                    : !tensor       ? kSimtKStep
+                    : !tensor       ? (g.in == DataType::fp32 ? kFp32SimtKStep : kSimtKStep)
                     : warp_mma      ? warp_mma_k_step(g.in)
                                     : gemm_k_step(g.in);
   const double smem_budget = kSharedBudgetFraction * gpu.shared_bytes_per_sm();
   const double l2_reuse_bytes = gpu.l2_reuse_bytes();
   const int sms = gpu.sms();
-  const TileList tiles = !g.tiles.empty()         ? TileList{g.tiles.data(), g.tiles.data() + g.tiles.size()}
-                         : !tensor                ? tile_list(kSimtTiles)
-                         : g.in == DataType::tf32 ? tile_list(kTf32Tiles)
-                         : g.fallback_wmma        ? tile_list(kWmmaFallbackTiles)
-                         : g.unaligned_fallback   ? tile_list(kUnaligned16BitTiles)
-                                                  : tile_list(kTensorTiles);
+  const TileList tiles = !g.tiles.empty() ? TileList{g.tiles.data(), g.tiles.data() + g.tiles.size()}
+                         : !tensor && g.in == DataType::fp32 ? tile_list(kFp32SimtTiles)
+                         : !tensor                           ? tile_list(kSimtTiles)
+                         : g.in == DataType::tf32            ? tile_list(kTf32Tiles)
+                         : g.fallback_wmma                   ? tile_list(kWmmaFallbackTiles)
+                         : g.unaligned_fallback              ? tile_list(kUnaligned16BitTiles)
+                                                             : tile_list(kTensorTiles);
 
   std::vector<PlanOption> options;
   for (const Tile& t : tiles) {
@@ -395,8 +449,16 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
       k.pipe_flops = 2 * t.tm * t.tn * k_exec;
       // wgmma needs 64 rows per warpgroup: a side narrower than 64 wastes tensor-core issue.
       const double narrow = std::min(t.tm, t.tn);
-      k.pipe_efficiency = g.efficiency * (warp_mma ? 1.0 : std::min(1.0, narrow / gpu.tensor_tile_rows())) *
+      const bool simt_warps = !tensor && t.warps > 0;
+      if (simt_warps) k.threads = static_cast<int>(kWarpThreads * t.warps);
+      k.pipe_efficiency = g.efficiency *
+                          (warp_mma || simt_warps ? 1.0 : std::min(1.0, narrow / gpu.tensor_tile_rows())) *
                           limited_clock_factor(pipe, gpu);
+      if (simt_warps) {
+        const double resident =
+            std::min(ceil_div(blocks, sms), double(gpu.blocks_per_sm(k.resources(), k.name)));
+        k.pipe_efficiency *= simt_tile_efficiency(t, std::max(1.0, resident), gpu);
+      }
       // The unaligned fallback's narrow loads set its rate as a share of the nominal peak, not of
       // the description's sustained mma.sync rate (gemm_alignment.h).
       if (g.unaligned_fallback && pipe == Pipe::mma_sync)

@@ -11,6 +11,9 @@ namespace gpucast::models {
 // One output tile shape a library kernel ships (rows x columns of C).
 struct GemmTile {
   double tm = 0, tn = 0;
+  // Warps of the kernel's thread block where its name gives them (cuBLAS's FP32 SIMT kernels,
+  // warpsize<a>x<b>x1); 0: the model's default thread count for the tile.
+  double warps = 0;
 };
 
 struct GemmShape {
