@@ -2,11 +2,14 @@
 # Refits the committed calibrated profiles from their raw measurements (no GPU needed):
 #   hardware/calibrated/<gpu>.{microbench,probe,gemm-*}.json   CUDA microbenchmarks
 #   hardware/calibrated/<gpu>.{framework,probe-framework,framework-*}.json   PyTorch probe
-# usage: calibration/refit.sh [GPUCAST_BINARY]   (default build/cli/gpucast)
+# usage: calibration/refit.sh [GPUCAST_BINARY [OUT_DIR]]   (default build/cli/gpucast, hardware/calibrated)
+# tests/calibration/refit_test.sh refits into a temporary folder and fails when a committed profile
+# differs: a model change that moves a fitted value must come with the refit profiles.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 bin=${1:-build/cli/gpucast}
+out=${2:-hardware/calibrated}
 for gpu in h100-sxm h200-sxm; do
   dir=hardware/calibrated
   args=()
@@ -14,5 +17,5 @@ for gpu in h100-sxm h200-sxm; do
   for f in "$dir/$gpu.framework.json" "$dir/$gpu.probe-framework.json" "$dir/$gpu".framework-*.json; do
     args+=(--framework "$f")
   done
-  "$bin" calibrate --gpu "$gpu" "${args[@]}" -o "$dir/$gpu.toml"
+  "$bin" calibrate --gpu "$gpu" "${args[@]}" -o "$out/$gpu.toml"
 done
