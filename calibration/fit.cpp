@@ -582,6 +582,7 @@ std::string calibrated_toml(const CalibrationResult& r, const std::string& base_
   t << "[sources]\n";
   for (const auto& section : sections)
     t << quote(section) << " = " << quote("gpucast calibrate on " + r.gpu_name + ", " + r.date + ": " + measurements_file) << "\n";
+  for (const auto& [key, source] : r.key_sources) t << quote(key) << " = " << quote(source) << "\n";
   return t.str();
 }
 

@@ -34,6 +34,8 @@ struct CalibrationResult {
   std::vector<FittedValue> values;
   std::vector<FitQuality> fits;
   std::vector<std::string> notes;  // clamped values, missing benchmarks
+  // Provenance of single keys that differ from their section's (hand-set values: adjustments.h).
+  std::map<std::string, std::string> key_sources;
   [[nodiscard]] std::optional<double> value(const std::string& key) const;
 };
 

@@ -17,5 +17,7 @@ for gpu in h100-sxm h200-sxm; do
   for f in "$dir/$gpu.framework.json" "$dir/$gpu.probe-framework.json" "$dir/$gpu".framework-*.json; do
     args+=(--framework "$f")
   done
+  # Hand-set values that replace a fit, each with its evidence (calibration/adjustments.h).
+  if [[ -f "$dir/$gpu.adjust.toml" ]]; then args+=(--adjust "$dir/$gpu.adjust.toml"); fi
   "$bin" calibrate --gpu "$gpu" "${args[@]}" -o "$out/$gpu.toml"
 done

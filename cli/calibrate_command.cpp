@@ -5,6 +5,7 @@
 #include <memory>
 #include <sstream>
 
+#include "calibration/adjustments.h"
 #include "calibration/fit.h"
 #include "cli/commands.h"
 #include "cli/output.h"
@@ -23,6 +24,7 @@ struct CalibrateOptions {
   std::vector<std::string> framework;
   std::string bench;
   std::string out;
+  std::string adjust;
   bool quick = false;
   bool no_framework = false;
   OutputOptions report;
@@ -59,6 +61,9 @@ void add_calibrate_command(CLI::App& app, AppContext& ctx) {
   cmd->add_option("--framework", opts->framework, "stored framework-probe results to use with --from (repeatable)");
   cmd->add_option("--bench", opts->bench, "path to gpucast-microbench");
   cmd->add_option("-o,--out", opts->out, "profile to write (default hardware/calibrated/<gpu>.toml)");
+  cmd->add_option("--adjust", opts->adjust,
+                  "hand-set values that replace fitted ones, each with its evidence (TOML; see "
+                  "calibration/adjustments.h)");
   cmd->add_flag("--quick", opts->quick, "fewer repetitions (a rough profile in about a minute)");
   cmd->add_flag("--no-framework", opts->no_framework, "skip the PyTorch launch-cost probe");
   add_output_options(cmd, opts->report, false);
@@ -108,6 +113,7 @@ void add_calibrate_command(CLI::App& app, AppContext& ctx) {
     if (!fw_docs.empty()) framework = calib::merge_measurements(fw_docs);
     auto result = calib::fit_calibration(microbench, framework ? &*framework : nullptr, ctx.catalog, opts->gpu);
     if (result.date.empty()) result.date = today();
+    if (!opts->adjust.empty()) calib::apply_adjustments(result, calib::read_adjustments(opts->adjust));
     std::string names;
     for (const auto& f : microbench_files) names += (names.empty() ? "" : ", ") + fs::path(f).filename().string();
     for (const auto& f : framework_files) names += ", " + fs::path(f).filename().string();
