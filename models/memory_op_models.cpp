@@ -70,6 +70,19 @@ std::vector<PlanOption> EmbeddingModel::plan(const wl::Op& op, const device::Dev
     KernelPlan g = strided_map_kernel("_scatter_gather_elementwise_kernel (generic gather)", tokens * dim,
                                       kGenericGatherOperands, rows_bytes + kIndexBytes * tokens, rows_bytes, 0,
                                       gpu, kGenericGatherItemsPerThread);
+    // A thread's items run one after another (the functor writes through char pointers, which may
+    // alias the index and the table, so no item's loads are hoisted above the previous one's
+    // store): each loads its index (an L2 hit, the index line shared by the row's elements), then the
+    // table element it names, from DRAM or, for a table the L2 holds, from the L2.
+    const bool table_in_l2 = gpu.fits_in_l2(table_bytes);
+    g.dram_rounds = table_in_l2 ? 1 : kGenericGatherItemsPerThread;
+    g.l2_rounds = kGenericGatherItemsPerThread * (table_in_l2 ? 2 : 1);
+    // One item's table element in flight per thread.
+    g.bytes_in_flight = g.threads * e;
+    // More blocks than fit at once: every later wave's blocks wait their own first load too.
+    const device::BlockResources block{g.threads, g.registers, 0, 0};
+    const double slots = gpu.sms() * std::max(1, gpu.occupancy(block).blocks_per_sm);
+    if (g.blocks > slots) g.dram_rounds += 1;
     return {PlanOption{g.name, {g}, 0}};
   } else {
     k.name = "vectorized_gather_kernel";
