@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/embedding_segments.h"
 #include "models/helper_kernels.h"
 
 namespace gpucast::models {
@@ -11,10 +12,33 @@ namespace {
 // The sort path of embedding_dense_backward launches this many kernels before the two per-segment
 // sums: an arange of the indices, the radix sort's histogram, scan and eight one-sweep passes with
 // their memsets, the unique-by-key and the segment offsets (29 of the 31 kernels the profiler lists
-// on the H100 and H200 runs). It reads the segment counts back to the host twice (.item()), so the
-// host issues every launch with the GPU waiting: the flush hides only the host work before them.
+// on the H100 and H200 runs). The host issues them one by one, and it reads the segment counts back
+// twice (.item()); the model spreads that host time over the launches (host_between_launches), the
+// two readbacks' waits for the GPU not modelled as barriers.
 constexpr int kEmbeddingSortKernels = 28;
 constexpr int kEmbeddingSortHostSyncs = 2;
+// Of those, the arange, the sort's two memsets, histogram and exclusive sum and its eight one-sweep
+// passes with their memsets come before the weight gradient's zero fill (the profiled order).
+constexpr int kEmbeddingSortKernelsBeforeFill = 21;
+// The radix sort sorts all 64 bits of the int64 indices: eight DeviceRadixSortOnesweepKernel passes
+// of 8 bits, each after a memset, following one DeviceRadixSortHistogramKernel and an exclusive sum
+// (cub's onesweep radix sort; library fact from the profiled kernel names). Its kernels, positions in
+// the sequence: arange 0, memsets 1-2, histogram 3, exclusive sum 4, then memset and pass pairs 5-20;
+// after the fill: compact init 21, unique-by-key 22, partials per segment 23, scan init 24, scan 25,
+// the partial-segment count 26 and offsets 27.
+constexpr int kRadixSortPasses = 8;
+constexpr int kRadixFirstPass = 6;  // a pass every second kernel from here
+constexpr int kRadixHistogram = 3;
+constexpr int kUniqueByKey = 22;
+constexpr int kSegmentScan = 25;
+// A one-sweep pass over a few thousand to 65,536 keys is latency-bound, not byte-bound: its tiles rank
+// their 8-bit digits through shared memory and wait for each other's digit prefixes (decoupled
+// look-back) before scattering. The histogram, the unique-by-key and the scan are single sweeps
+// with a look-back or a block-wide reduction. Fixed cycles beyond the streaming kernel's, fit on the
+// profiled durations of the dev split (H100 and H200) and the H100 tuning sets: 5.6-9.2 us per pass,
+// 3.0-3.7 us histogram, 4.4-5.2 us unique-by-key, 2.5-3.2 us scan, at 4,096-65,536 indices.
+constexpr double kRadixPassCycles = 10000;
+constexpr double kSortSweepCycles = 4500;
 // GammaBetaBackwardCUDAKernelTemplate<T, T_ACC, 32, block_dim_y, rows_per_block_y, ...>: a block of
 // 32 columns by block_dim_y threads walks every row, 8 rows per thread an iteration (rows_per_block_y =
 // 8 x block_dim_y); block_dim_y is 1 below 64 rows, 8 below 128, 16 below 256, else 32
@@ -85,8 +109,6 @@ constexpr double kSortInstructionsPerIndex = 8;
 // The zero fill of the weight gradient: about one lane instruction (the store) per element
 // (assumption).
 constexpr double kFillInstructionsPerElement = 1;
-// compute_grad_weight and sum_and_scatter: lane instructions per element (assumption).
-constexpr double kSegmentSumInstructionsPerElement = 6;
 
 // The weight gradient of many rows over few columns: the rows split across blocks that write column
 // partials, then a sum over the partials per gradient (kGammaBetaSplitMinRows). `k` is the
@@ -230,6 +252,7 @@ PlanOption embedding_backward_plan(const wl::EmbeddingOp& m, const device::Devic
   const double table_bytes = static_cast<double>(m.vocab) * dim * e;
   PlanOption option{"embedding_dense_backward", {}, 0};
   // The gradient table starts as zeros: a fill kernel over the whole table, one launch per 2^31 bytes.
+  std::vector<KernelPlan> zero_fill;
   const int fills = index_launches(table_bytes);
   for (int i = 0; i < fills; ++i) {
     // zero_() runs vectorized_elementwise_kernel<FillFunctor>: its io size is the element's.
@@ -237,10 +260,11 @@ PlanOption embedding_backward_plan(const wl::EmbeddingOp& m, const device::Devic
         streaming_kernel("fill (zero the weight gradient)", table_bytes / e / fills, 0, table_bytes / fills,
                          kFillInstructionsPerElement, gpu, vectorized_elements_per_thread(e));
     z.reads_dram = false;
-    option.kernels.push_back(z);
+    zero_fill.push_back(z);
   }
-  const double grad_bytes = tokens * dim * e;
   if (tokens <= kEmbeddingDirectBackwardMaxIndices) {
+    const double grad_bytes = tokens * dim * e;
+    option.kernels = zero_fill;
     // embedding_backward_feature_kernel: each index's gradient row added into its table row.
     // A block per warp-wide slice of features (a warp by kFeatureKernelRowsPerStep threads) walks
     // every index, kFeatureKernelRowsPerStep at a time: it loads the batch's indices, then their
@@ -262,25 +286,35 @@ PlanOption embedding_backward_plan(const wl::EmbeddingOp& m, const device::Devic
     return option;
   }
   for (int i = 0; i < kEmbeddingSortKernels; ++i) {
+    // The zero fill is issued after the radix sort, before the unique-by-key (the profiled order).
+    if (i == kEmbeddingSortKernelsBeforeFill)
+      option.kernels.insert(option.kernels.end(), zero_fill.begin(), zero_fill.end());
     KernelPlan s = streaming_kernel("sort indices / segments", tokens, kSortBytesPerIndex * tokens,
                                     kSortBytesPerIndex * tokens, kSortInstructionsPerIndex, gpu);
+    const bool pass = i >= kRadixFirstPass && (i - kRadixFirstPass) % 2 == 0 &&
+                      (i - kRadixFirstPass) / 2 < kRadixSortPasses;
+    if (pass) {
+      s.name = "radix sort one-sweep pass";
+      s.fixed_cycles += kRadixPassCycles;
+    } else if (i == kRadixHistogram || i == kUniqueByKey || i == kSegmentScan) {
+      s.fixed_cycles += kSortSweepCycles;
+    }
     option.kernels.push_back(s);
   }
-  // Per-segment partial sums of the gradient rows (fp32), then their sum written into the table rows:
-  // a thread per (segment, feature), each loading its sorted index before the row element it adds
-  // (two dependent round trips, scalar loads).
-  const double partial_bytes = tokens * dim * bytes_per_element(DataType::fp32);
-  KernelPlan cw = streaming_kernel("compute_grad_weight", tokens * dim, grad_bytes + kIndexBytes * tokens,
-                                   partial_bytes, kSegmentSumInstructionsPerElement, gpu, 1);
-  KernelPlan ss = streaming_kernel("sum_and_scatter", tokens * dim, partial_bytes + kIndexBytes * tokens,
-                                   grad_bytes, kSegmentSumInstructionsPerElement, gpu, 1);
-  cw.dram_rounds = ss.dram_rounds = 2;
+  // Per-partial-segment sums of the gradient rows (fp32), then each segment's sum written into its
+  // table row (models/embedding_segments.h).
+  const EmbeddingSegments segments = expected_segments(tokens, static_cast<double>(m.vocab));
+  const KernelPlan cw = compute_grad_weight_kernel(segments, tokens, dim, e, gpu);
+  const KernelPlan ss = sum_and_scatter_kernel(segments, dim, e, gpu);
   option.kernels.push_back(cw);
   option.kernels.push_back(ss);
   // Every launch is issued by the host (eager), and the two readbacks stall it until the GPU catches up.
   const auto& launch = gpu.launch();
   option.host_us = static_cast<double>(option.kernels.size()) * launch.host_eager_us +
                    kEmbeddingSortHostSyncs * gpu.host_link().transfer_latency_us;
+  // The host issues them one by one while the GPU runs the earlier ones: a long fill or segment sum
+  // hides the host work queued behind it.
+  option.host_between_launches = true;
   option.name += " (sorted)";
   return option;
 }

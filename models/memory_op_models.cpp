@@ -30,8 +30,11 @@ constexpr double kGenericGatherItemsPerThread = 8;
 constexpr int kEmbeddingRegisters = 32;
 constexpr double kEmbeddingInstructionsPerElement = 6;
 constexpr double kEmbeddingFixedCycles = 300;
-// A device-to-device copy moves 16-byte vectors at about 2 lane instructions each (assumption).
-constexpr double kCopyInstructionsPerVector = 2;
+// cudaMemcpy device-to-device streams at this share of the description's DRAM rate (the mean of the
+// read, write and memcpy microbenchmarks): the calibration's 1 GiB memcpy ran at 3,007 of 3,056 GB/s
+// on the H100 and 4,254 of 4,308 GB/s on the H200 (hardware/calibrated/*.microbench.json,
+// dram_memcpy_d2d; measured).
+constexpr double kMemcpyShareOfDramRate = 0.985;
 // A custom kernel as a well-written one launches it: 8 blocks per SM of 256 threads, 64 registers each
 // (assumption).
 constexpr double kCustomBlocksPerSm = 8;
@@ -67,6 +70,19 @@ std::vector<PlanOption> EmbeddingModel::plan(const wl::Op& op, const device::Dev
     KernelPlan g = strided_map_kernel("_scatter_gather_elementwise_kernel (generic gather)", tokens * dim,
                                       kGenericGatherOperands, rows_bytes + kIndexBytes * tokens, rows_bytes, 0,
                                       gpu, kGenericGatherItemsPerThread);
+    // A thread's items run one after another (the functor writes through char pointers, which may
+    // alias the index and the table, so no item's loads are hoisted above the previous one's
+    // store): each loads its index (an L2 hit, the index line shared by the row's elements), then the
+    // table element it names, from DRAM or, for a table the L2 holds, from the L2.
+    const bool table_in_l2 = gpu.fits_in_l2(table_bytes);
+    g.dram_rounds = table_in_l2 ? 1 : kGenericGatherItemsPerThread;
+    g.l2_rounds = kGenericGatherItemsPerThread * (table_in_l2 ? 2 : 1);
+    // One item's table element in flight per thread.
+    g.bytes_in_flight = g.threads * e;
+    // More blocks than fit at once: every later wave's blocks wait their own first load too.
+    const device::BlockResources block{g.threads, g.registers, 0, 0};
+    const double slots = gpu.sms() * std::max(1, gpu.occupancy(block).blocks_per_sm);
+    if (g.blocks > slots) g.dram_rounds += 1;
     return {PlanOption{g.name, {g}, 0}};
   } else {
     k.name = "vectorized_gather_kernel";
@@ -88,8 +104,17 @@ std::vector<PlanOption> EmbeddingModel::plan(const wl::Op& op, const device::Dev
 std::vector<PlanOption> CopyModel::plan(const wl::Op& op, const device::Device& gpu) const {
   const auto& c = std::get<wl::CopyOp>(op);
   if (c.kind == wl::CopyKind::d2d) {
-    KernelPlan k = streaming_kernel("device copy", c.bytes / kVectorBytes, c.bytes, c.bytes,
-                                    kCopyInstructionsPerVector, gpu, 1);
+    // cudaMemcpyAsync device-to-device runs on a copy engine, not as a kernel (the profiler lists
+    // "Memcpy DtoD (Device -> Device)", a memcpy activity): no blocks to dispatch, no kernel's fixed
+    // work, no SM's share of the DRAM rate. The engine reads the source and writes the destination at
+    // its own sustained rate after the first read's round trip.
+    KernelPlan k;
+    k.name = "copy engine device->device";
+    k.blocks = 1;
+    k.threads = gpu.warp_size();  // nominal: the copy engine runs it, not the SMs
+    k.reads_dram = c.bytes > 0;
+    const double first_read_us = c.bytes > 0 ? gpu.latency().dram : 0;
+    k.extra_us = first_read_us + 2 * c.bytes / (kMemcpyShareOfDramRate * gpu.rates().dram);
     return {PlanOption{k.name, {k}, 0}};
   }
   KernelPlan k;
