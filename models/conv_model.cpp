@@ -116,8 +116,10 @@ constexpr double kLineBytes = 128;
 // descriptions' conv2d MAPE (cal H100, H100, cal H200 run 2, H200 run 2) 8.80/8.91/7.58/7.93,
 // 8.50/8.60/7.19/7.52, 8.75/8.86/7.49/7.61, 8.92/9.03/7.69/7.81%: 11. Checked on conv2d-1139
 // (calibration split, not in the fit; the model runs it on sm90 128x64): -38.0 -> -7.1% on the
-// calibrated H100, -41.8 -> -6.6% on the calibrated H200 run 2.
-constexpr double kUnalignedRowGatherCyclesPerByte = 1.0 / 11.0;
+// calibrated H100, -41.8 -> -6.6% on the calibrated H200 run 2. The bytes are the A bytes the tiles
+// load, which no longer count a K step's zero channels (below): conv2d-1152's 24 tf32 channels fill
+// 24 of each 32-channel step, so 11 x 24 / 32 = 8.25 bytes per cycle keeps its fitted penalty.
+constexpr double kUnalignedRowGatherCyclesPerByte = 1.0 / 8.25;
 // The sm90 kernels run on compute capability 9 and later (their sm90_ prefix; library fact).
 constexpr int kSm90CcMajor = 9;
 // cuDNN's sm90 kernels fetch their operand tiles with TMA bulk copies straight into shared memory,
@@ -241,6 +243,8 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& 
   g.warp_mma = choice.algorithm == ConvAlgorithm::few_channel_gemm;
   if (choice.algorithm == ConvAlgorithm::few_channel_gemm && gpu.cc_major() >= kSm90CcMajor)
     g.tiles = kFewChannelTiles;
+  // Share of the A tile's (row, tap) gathers that load: taps over the zero padding load nothing.
+  double taps_loaded = 1;
   if (choice.algorithm == ConvAlgorithm::gemm) {
     g.k = channels;
   } else {
@@ -261,8 +265,8 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& 
     // cp.async zero-fill, sm90 copies). Evidence, dev split: conv2d-1133 (7x7 maps, 3x3 filter,
     // padding 1) needs 11 TB/s of L2 for its A tiles counted whole, above the L2's nominal 8.4 TB/s.
     if (choice.tensor)
-      g.a_loaded_share = in_bounds_share(c.h, c.p(), c.r, c.stride, c.pad) *
-                         in_bounds_share(c.w, c.q(), c.s, c.stride, c.pad);
+      taps_loaded = in_bounds_share(c.h, c.p(), c.r, c.stride, c.pad) *
+                    in_bounds_share(c.w, c.q(), c.s, c.stride, c.pad);
     // The fused Winograd kernel gathers no im2col operand (it transforms whole input tiles), so the
     // FMA path's address-generation share does not apply to it.
     const bool simt_gather = !choice.tensor && choice.algorithm != ConvAlgorithm::winograd;
@@ -289,6 +293,14 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& 
     const double steps = double(c.r) * double(c.s) * std::ceil(channels / tk);
     g.k_padding_factor = steps * tk / g.k;
     if (choice.algorithm == ConvAlgorithm::winograd) g.k_padding_factor /= kWinogradMultiplyReduction;
+    // The channels a K step runs beyond the tap's own are zero-filled in shared memory, not loaded
+    // (cp.async zero-fill, bulk-copy bounds): the A tile's L2 traffic counts the tap's channels only.
+    // Evidence, dev split: the 3-channel stem (conv2d-0320, 8 padded channels in each 32-channel
+    // step of CUTLASS's 256x64 fprop kernel) runs 195 us on the H100 and 198 us on the H200 (run 2),
+    // the same time where the two L2 rates differ by 13%: it is not bound by the L2, as counting
+    // whole steps made it (219 and 194 us of L2 time); the tuning sets' stem (tune-conv2d-0473)
+    // agrees: +15.6 -> +1.4% on the calibrated H100.
+    if (choice.tensor) g.a_loaded_share = taps_loaded / g.k_padding_factor;
   }
   auto options = gemm_options(g, gpu);
   if (choice.algorithm == ConvAlgorithm::implicit_precomp_gemm && gpu.cc_major() >= kSm90CcMajor &&
@@ -304,6 +316,7 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& 
     sm80.a_serial_cycles_per_byte = 0;
     const double tk = warp_mma_k_step(g.in);
     sm80.k_padding_factor = double(c.r) * double(c.s) * std::ceil(channels / tk) * tk / g.k;
+    sm80.a_loaded_share = taps_loaded / sm80.k_padding_factor;
     for (auto& option : gemm_options(sm80, gpu))
       if (option.kernels.back().blocks <= kSm80MaxWaves * gpu.sms()) options.push_back(std::move(option));
   }
