@@ -369,6 +369,18 @@ constexpr double kNormForwardFixedCycles = 200;
 // measured about 20% under one DRAM round trip per vector and pass, and the large norms (3,072-8,192
 // columns, 32K-64K rows) faster than one vector per thread in flight allows.
 constexpr double kRmsNormLoadsInFlight = 1.25;
+// How many of those vector steps share one dependent DRAM round trip in a latency-bound RMS norm
+// (the rounds; bytes in flight keep kRmsNormLoadsInFlight) differs by dtype: vec_size is 4 elements
+// for every dtype (layer_norm_kernel.cu; library fact), so fp32 rows load 16-byte vectors and 16-bit
+// rows 8-byte vectors that each go through a conversion to the fp32 accumulator before the FMA. Fit
+// on the dev split, H100+H200 (the H200 cases whose two runs differ by more than 25% judged on the
+// faster run) and the H100 tuning set: few-row fp32 norms (1-256 rows of 2,560-12,288 columns) took
+// about 1/1.4 of a round trip per vector and pass, 16-bit ones (1-7 rows of 2,560-7,168 columns)
+// about 1/1.1, while the many-row (bandwidth-bound) norms of both dtypes keep fitting 1.25 vectors
+// in flight; 1.25 for both left fp32 rows 5-12% over and 16-bit rows 7-17% under. The compiled
+// loops were not inspected: why the 16-bit loop overlaps less is open (assumption beyond the fit).
+constexpr double kRmsNormFp32StepsPerRound = 1.4;
+constexpr double kRmsNorm16BitStepsPerRound = 1.1;
 
 // The two-kernel path for rows that are not whole vectors.
 PlanOption norm_plan_unvectorized(const wl::RowOp& r, const device::Device& gpu) {
@@ -441,12 +453,14 @@ PlanOption norm_plan(const wl::RowOp& r, const device::Device& gpu) {
       (rms ? kVectorizedRmsNormInstructionsPerElement : kVectorizedNormInstructionsPerElement) * hidden;
   const double chain_per_element = rms ? kSumOfSquaresChainCycles : kWelfordChainCycles;
   const double loads_in_flight = rms ? kRmsNormLoadsInFlight : 1;
-  k.dram_rounds = std::ceil(iterations / loads_in_flight);
-  k.l2_rounds = std::ceil(iterations / loads_in_flight);
+  const bool narrow = e < bytes_per_element(DataType::fp32);
+  const double steps_per_round = rms ? (narrow ? kRmsNorm16BitStepsPerRound : kRmsNormFp32StepsPerRound) : 1;
+  k.dram_rounds = std::ceil(iterations / steps_per_round);
+  k.l2_rounds = std::ceil(iterations / steps_per_round);
   // All rows in one wave: pass two's weight (and bias) loads are the first touch of those
   // vectors, so each of its iterations waits a DRAM round trip, not an L2 hit.
   if (rows <= resident_rows) {
-    k.dram_rounds += std::ceil(iterations / loads_in_flight);
+    k.dram_rounds += std::ceil(iterations / steps_per_round);
     k.l2_rounds = 0;
   } else {
     // More rows than fit at once: every later wave's blocks wait their own first load too (the
