@@ -24,6 +24,33 @@ constexpr double kUnrolledInstructions = 90;
 // operands, 2.3-2.6 us per M elements; x * rstd, q * cos and adds, three operands, 3.3-3.9 us per M)
 // fit about 34 lane instructions per operand beside the arithmetic.
 constexpr double kStridedInstructionsPerOperand = 34;
+// With the index dimensions known (a trace's strides: ElementwiseOp::index_dims), the count follows
+// the OffsetCalculator's loop instead (aten/src/ATen/cuda/detail/OffsetCalculator.cuh, get(): per
+// dimension one IntDivider divmod, a multiply-high, add, shift and multiply-subtract, and the loop's
+// exit test, then one multiply-add per operand into its offset). Library fact: the divmod's
+// instructions per dimension.
+constexpr double kDivmodInstructionsPerDim = 5;
+// Fit on the dev data, H100 (the H100 traces' strided kernels, validation/runs/h100-sxm/
+// trace-llama*.json.gz: index dims 2-5, two and three operands; 12.9% -> 8.0% MAPE over those 1,052
+// kernels; validation/h100-sxm/strided.json's dev and calibration broadcast multiplies give a like
+// slope, about 14 lane instructions per dimension with three operands against 17 here): lane
+// instructions per operand per index dimension (its offset's multiply-add and its stride's operand
+// fetch), per operand outside the loop (its address, load or store, conversion), and per element
+// (the item loop, the bounds test, the linear index). On validation/h100-sxm/strided-warm.json
+// (dev and calibration, RoPE and head-split shapes) the cold kernels go 20.4% -> 19.4% and the
+// back-to-back warm ones 22.6% -> 25.1%: its 4-byte kernels run 30-37% above this count, where a
+// thread's one load in flight, not modelled here (the replays' warm L2 hides it), binds.
+constexpr double kOffsetInstructionsPerOperandDim = 4;
+constexpr double kStridedInstructionsPerOperandAddress = 6;
+constexpr double kStridedInstructionsPerItem = 20;
+// Lane instructions per element of the strided kernel's offsets, loads and stores: by the
+// OffsetCalculator's loop when the index dimensions are known (index_dims > 0), else the count per
+// operand fitted without them.
+[[nodiscard]] double strided_instructions(double operands, int index_dims) {
+  if (index_dims <= 0) return kStridedInstructionsPerOperand * operands;
+  return kStridedInstructionsPerItem + kStridedInstructionsPerOperandAddress * operands +
+         index_dims * (kDivmodInstructionsPerDim + kOffsetInstructionsPerOperandDim * operands);
+}
 // unrolled_elementwise_kernel: each thread handles thread_work_size = 4 elements in 128-thread
 // blocks (aten/src/ATen/native/cuda/CUDALoops.cuh; library fact). With a dynamic cast
 // (LoadWithCast: a switch on the source type per element) its loads do not run ahead of each other:
@@ -56,9 +83,9 @@ constexpr double kTransposedL2BytesPerElement = 52;
 
 KernelPlan strided_map_kernel(const std::string& name, double elements, double operands, double read_bytes,
                               double write_bytes, double extra_instructions_per_element,
-                              const device::Device& gpu, double elements_per_thread) {
+                              const device::Device& gpu, double elements_per_thread, int index_dims) {
   KernelPlan k = streaming_kernel(name, elements, read_bytes, write_bytes,
-                                  kStridedInstructionsPerOperand * operands + extra_instructions_per_element,
+                                  strided_instructions(operands, index_dims) + extra_instructions_per_element,
                                   gpu, elements_per_thread);
   k.fixed_cycles += elements_per_thread * kSerialItemCycles;
   return k;
@@ -88,7 +115,7 @@ std::vector<PlanOption> ElementwiseModel::plan(const wl::Op& op, const device::D
                        ? streaming_kernel(option.name, n, read, write, kUnrolledInstructions + math, gpu,
                                           kUnrolledElementsPerThread)
                        : strided_map_kernel(option.name, n, operands, read, write, math, gpu,
-                                            strided_items_per_thread(e.out_dtype));
+                                            strided_items_per_thread(e.out_dtype), e.index_dims);
     if (cast && e.transposed_inputs == 0) k.fixed_cycles += kUnrolledElementsPerThread * kSerialItemCycles;
     if (cast) {
       // The dynamic cast loads each item through a switch on its runtime type (fetch_and_cast), so a

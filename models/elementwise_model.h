@@ -9,11 +9,12 @@ namespace gpucast::models {
 // generic gather's _scatter_gather_elementwise_kernel, which is built the same way): every operand's
 // offset through its OffsetCalculator per element, each operand loaded or stored on its own, a
 // thread's items one after another. `operands` counts inputs, broadcast inputs, index tensors and
-// outputs; `extra_instructions_per_element` the op's own arithmetic.
+// outputs; `extra_instructions_per_element` the op's own arithmetic; `index_dims` the OffsetCalculator's
+// dimensions (0: not known, a count per operand stands for them).
 [[nodiscard]] KernelPlan strided_map_kernel(const std::string& name, double elements, double operands,
                                             double read_bytes, double write_bytes,
                                             double extra_instructions_per_element, const device::Device& gpu,
-                                            double elements_per_thread);
+                                            double elements_per_thread, int index_dims = 0);
 
 class ElementwiseModel final : public OpModel {
  public:

@@ -2,7 +2,8 @@
 // OffsetCalculator), the dimensions TensorIterator leaves after dropping size-1 ones and merging
 // those every operand walks contiguously. A trace's recorded strides give that count
 // (workloads/trace/op_recognition.cpp, ElementwiseOp::index_dims, the parameter
-// validation/h100-sxm/strided.json's cases carry). The model does not read it yet.
+// validation/h100-sxm/strided.json's cases carry); the strided kernel's instruction count follows it
+// (tests/mechanisms/elementwise_offset_calculator_test.cpp).
 #include <catch2/catch.hpp>
 
 #include "workloads/trace/op_recognition.h"

@@ -27,7 +27,8 @@ struct ElementwiseOp {
   bool mixed_types = false;
   // The strided kernel's index dimensions after PyTorch's TensorIterator drops size-1 dimensions and
   // merges those every operand walks contiguously (coalesce_dimensions): its OffsetCalculator divides
-  // the linear index once per dimension. 0: not known. Set from a trace's strides; no model reads it yet.
+  // the linear index once per dimension. 0: not known. Set from a trace's strides; the strided kernel's
+  // instruction count follows it (models/elementwise_model.cpp).
   int index_dims = 0;
   // Every parameter, once: equality and hashing (sim/op_cache_key.h) read this list.
   [[nodiscard]] auto fields() const {
