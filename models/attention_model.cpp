@@ -367,6 +367,14 @@ PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
   k.dram_rounds = kAttentionDramRounds;  // Q, then the first K/V stage
   k.fixed_cycles = kPrefillFixedCycles;
   if (tiles.pipe == Pipe::tensor) {
+    // Warpgroup kernels load Q, K and V with TMA bulk copies (FlashAttention-3's producer warpgroup;
+    // cuDNN's sm90 flash_fprop alike): one SM draws past the LSU's single-block rate
+    // (memory.sm_bandwidth_gbps, 35 GB/s on the H100). Tuning sets (H100, all dev): one query block
+    // per head, 32 blocks, one per SM (b1 h32 d128, 4 or 128 query rows), drew 45 GB/s an SM over 16K
+    // keys (1.46 us a 128-key step); held to 35 GB/s they came out long: 16K keys +29% -> +19% (now
+    // bound by its products), 1,000 keys +10% -> +1%. Attention MAPE: tuning 7.24% -> 6.87%, tuning2
+    // 6.54% -> 6.23% (calibrated); dev: one case moves (b1 h16 256 d128, +0.1% -> -2.4%, H100).
+    k.bulk_async_loads = true;
     k.fixed_cycles = kWarpgroupPrefillFixedCycles;
     k.startup_cycles = kWarpgroupPrefillStartupCycles;
   }
