@@ -184,6 +184,15 @@ constexpr double kMathCausalMaskOps = 5;
 constexpr double kMathSafeSoftmaxFillOps = 1;
 constexpr double kMathMatmulViewOps = 5;
 constexpr double kMathTransposeOps = 1;
+// Library calls of the math forward, each a library op's host time over its eager launch
+// (launch.host_library_us, the host probe's matmul and SDPA calls less torch.add's): the SDPA entry
+// (its backend selection) and at::matmul's two bmm calls into cuBLAS (library facts, as above). Dev:
+// the causal bf16 math forward of b1 h16 512 tokens d64 is host bound (127 us of kernels) and
+// measured 351 us (H100) and 460 us (H200), 594 and 326 us in the second runs
+// (kernels-run2.json): -52% and -62% with eager ops alone, -44% and -57% with these calls. The
+// backward's four bmm calls were tried the same way and not adopted (its engine's per-call host
+// time, kAutogradCallOverEagerOp, was fit without them: H100 better, H200 worse).
+constexpr double kMathForwardLibraryCalls = 3;
 
 // Average number of KV steps a query block executes; causal blocks stop at the diagonal
 // (aligned to the end of the keys, as FlashAttention does when seq_q < seq_kv).
@@ -603,7 +612,8 @@ PlanOption math_attention(const wl::AttentionOp& a, const device::Device& gpu) {
     const double launches = double(option.kernels.size() + option.sub_ops.size()) + kMathSafeSoftmaxFillOps +
                             (a.causal ? kMathCausalMaskOps : 0);
     const double views = 2 * kMathMatmulViewOps + kMathTransposeOps;
-    option.host_us = (launches + views) * gpu.launch().host_eager_us;
+    option.host_us = (launches + views) * gpu.launch().host_eager_us +
+                     kMathForwardLibraryCalls * gpu.launch().host_library_us;
     option.host_between_launches = true;
   }
   return option;
