@@ -55,8 +55,20 @@ constexpr double kPrefillFixedCycles = 7000;
 // with the per-block 7,000 cycles alone one-wave grids came out 30-35% short. Fit over the dev
 // attention cases of both GPUs together with the causal schedule below (per-block 3,000-7,000 and
 // start-up 0-6,000 cycles): dev attention MAPE 9.3% -> 8.0% (H100), 13.4% -> 12.1% (H200).
-constexpr double kWarpgroupPrefillStartupCycles = 4000;
-constexpr double kWarpgroupPrefillFixedCycles = 6000;
+// Refit with the first loads queued behind the wave's (kWarpgroupPrefillFirstStages below): 4,000 and
+// 6,000 -> 2,500 and 2,500.
+constexpr double kWarpgroupPrefillStartupCycles = 2500;
+constexpr double kWarpgroupPrefillFixedCycles = 2500;
+// The first step of a warpgroup prefill block waits for its Q tile and first K/V stage, issued by
+// the producer (TMA) for every block of the wave at once, so that round trip lasts the whole wave's
+// bytes at the DRAM rate, not the bare latency (KernelPlan::bytes_in_flight, sim/kernel_timer.cpp).
+// Dev and tuning sets (cuDNN sm90 flash_fprop, H100 and H200): one-wave one-step grids take 3.9-4.3
+// us with 16 blocks at head_dim 64 (b1 h16 100-128 tokens) and 6.5 us with 128 (b8 h16 100 d96), which
+// per-block serial cycles alone (4,000 start-up, 6,000 per block) gave both as about 6.5 us (+23% to
+// +43% for the small ones). Fit with the two constants above (start-up 1,500-5,000 and per-block
+// 1,000-3,500 cycles scanned; one stage or both in flight, one better): dev attention MAPE 4.90% ->
+// 4.47% (H100) and 8.05% -> 7.93% (H200, calibrated), tuning 6.87% -> 5.76%, tuning2 6.23% -> 5.41%.
+constexpr double kWarpgroupPrefillFirstStages = 1;
 // Decode kernels: 128 threads at 128 registers; the grid is split to fill the SMs this many times.
 constexpr int kDecodeThreads = 128;
 constexpr int kDecodeRegisters = 128;
@@ -386,6 +398,9 @@ PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
     k.bulk_async_loads = true;
     k.fixed_cycles = kWarpgroupPrefillFixedCycles;
     k.startup_cycles = kWarpgroupPrefillStartupCycles;
+    // The producer issues every block's Q tile and first K/V stage at once: the first step's round
+    // trip waits behind the whole wave's (kWarpgroupPrefillFirstStages).
+    k.bytes_in_flight = (block_q * d + kWarpgroupPrefillFirstStages * 2 * block_kv * d) * e;
   }
   // FlashAttention-2's forward holds one K/V stage as well: its block's products wait for its loads
   // (models/attention_block_chain.h).
