@@ -55,8 +55,20 @@ constexpr double kPrefillFixedCycles = 7000;
 // with the per-block 7,000 cycles alone one-wave grids came out 30-35% short. Fit over the dev
 // attention cases of both GPUs together with the causal schedule below (per-block 3,000-7,000 and
 // start-up 0-6,000 cycles): dev attention MAPE 9.3% -> 8.0% (H100), 13.4% -> 12.1% (H200).
-constexpr double kWarpgroupPrefillStartupCycles = 4000;
-constexpr double kWarpgroupPrefillFixedCycles = 6000;
+// Refit with the first loads queued behind the wave's (kWarpgroupPrefillFirstStages below): 4,000 and
+// 6,000 -> 2,500 and 2,500.
+constexpr double kWarpgroupPrefillStartupCycles = 2500;
+constexpr double kWarpgroupPrefillFixedCycles = 2500;
+// The first step of a warpgroup prefill block waits for its Q tile and first K/V stage, issued by
+// the producer (TMA) for every block of the wave at once, so that round trip lasts the whole wave's
+// bytes at the DRAM rate, not the bare latency (KernelPlan::bytes_in_flight, sim/kernel_timer.cpp).
+// Dev and tuning sets (cuDNN sm90 flash_fprop, H100 and H200): one-wave one-step grids take 3.9-4.3
+// us with 16 blocks at head_dim 64 (b1 h16 100-128 tokens) and 6.5 us with 128 (b8 h16 100 d96), which
+// per-block serial cycles alone (4,000 start-up, 6,000 per block) gave both as about 6.5 us (+23% to
+// +43% for the small ones). Fit with the two constants above (start-up 1,500-5,000 and per-block
+// 1,000-3,500 cycles scanned; one stage or both in flight, one better): dev attention MAPE 4.90% ->
+// 4.47% (H100) and 8.05% -> 7.93% (H200, calibrated), tuning 6.87% -> 5.76%, tuning2 6.23% -> 5.41%.
+constexpr double kWarpgroupPrefillFirstStages = 1;
 // Decode kernels: 128 threads at 128 registers; the grid is split to fill the SMs this many times.
 constexpr int kDecodeThreads = 128;
 constexpr int kDecodeRegisters = 128;
@@ -184,6 +196,15 @@ constexpr double kMathCausalMaskOps = 5;
 constexpr double kMathSafeSoftmaxFillOps = 1;
 constexpr double kMathMatmulViewOps = 5;
 constexpr double kMathTransposeOps = 1;
+// Library calls of the math forward, each a library op's host time over its eager launch
+// (launch.host_library_us, the host probe's matmul and SDPA calls less torch.add's): the SDPA entry
+// (its backend selection) and at::matmul's two bmm calls into cuBLAS (library facts, as above). Dev:
+// the causal bf16 math forward of b1 h16 512 tokens d64 is host bound (127 us of kernels) and
+// measured 351 us (H100) and 460 us (H200), 594 and 326 us in the second runs
+// (kernels-run2.json): -52% and -62% with eager ops alone, -44% and -57% with these calls. The
+// backward's four bmm calls were tried the same way and not adopted (its engine's per-call host
+// time, kAutogradCallOverEagerOp, was fit without them: H100 better, H200 worse).
+constexpr double kMathForwardLibraryCalls = 3;
 
 // Average number of KV steps a query block executes; causal blocks stop at the diagonal
 // (aligned to the end of the keys, as FlashAttention does when seq_q < seq_kv).
@@ -367,8 +388,19 @@ PlanOption prefill(const wl::AttentionOp& a, const device::Device& gpu) {
   k.dram_rounds = kAttentionDramRounds;  // Q, then the first K/V stage
   k.fixed_cycles = kPrefillFixedCycles;
   if (tiles.pipe == Pipe::tensor) {
+    // Warpgroup kernels load Q, K and V with TMA bulk copies (FlashAttention-3's producer warpgroup;
+    // cuDNN's sm90 flash_fprop alike): one SM draws past the LSU's single-block rate
+    // (memory.sm_bandwidth_gbps, 35 GB/s on the H100). Tuning sets (H100, all dev): one query block
+    // per head, 32 blocks, one per SM (b1 h32 d128, 4 or 128 query rows), drew 45 GB/s an SM over 16K
+    // keys (1.46 us a 128-key step); held to 35 GB/s they came out long: 16K keys +29% -> +19% (now
+    // bound by its products), 1,000 keys +10% -> +1%. Attention MAPE: tuning 7.24% -> 6.87%, tuning2
+    // 6.54% -> 6.23% (calibrated); dev: one case moves (b1 h16 256 d128, +0.1% -> -2.4%, H100).
+    k.bulk_async_loads = true;
     k.fixed_cycles = kWarpgroupPrefillFixedCycles;
     k.startup_cycles = kWarpgroupPrefillStartupCycles;
+    // The producer issues every block's Q tile and first K/V stage at once: the first step's round
+    // trip waits behind the whole wave's (kWarpgroupPrefillFirstStages).
+    k.bytes_in_flight = (block_q * d + kWarpgroupPrefillFirstStages * 2 * block_kv * d) * e;
   }
   // FlashAttention-2's forward holds one K/V stage as well: its block's products wait for its loads
   // (models/attention_block_chain.h).
@@ -595,7 +627,8 @@ PlanOption math_attention(const wl::AttentionOp& a, const device::Device& gpu) {
     const double launches = double(option.kernels.size() + option.sub_ops.size()) + kMathSafeSoftmaxFillOps +
                             (a.causal ? kMathCausalMaskOps : 0);
     const double views = 2 * kMathMatmulViewOps + kMathTransposeOps;
-    option.host_us = (launches + views) * gpu.launch().host_eager_us;
+    option.host_us = (launches + views) * gpu.launch().host_eager_us +
+                     kMathForwardLibraryCalls * gpu.launch().host_library_us;
     option.host_between_launches = true;
   }
   return option;

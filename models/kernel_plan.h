@@ -46,6 +46,9 @@ struct KernelPlan {
   double dram_read_efficiency = 1;  // share of the sustained streaming read rate this access pattern gets
   double bytes_in_flight = 0;  // DRAM read bytes a block keeps outstanding; 0: enough to saturate
                                // (deep copy-engine / TMA pipelines)
+  bool bulk_async_loads = false;  // loads are TMA bulk copies (cp.async.bulk.tensor): what one SM
+                                  // draws is not held to the LSU's outstanding-miss limit
+                                  // (memory.sm_bandwidth_gbps), only to the device's rate
   double dirty_evicted_bytes = 0;  // dirty L2 lines its DRAM reads evict, written back meanwhile
                                    // (models/reduce_writeback.h); none when its loads hit the L2
 

@@ -53,9 +53,11 @@ WaveTerms wave(double b, const models::KernelPlan& k, const device::Device& gpu,
   // Loads are limited by what is in flight; stores stream at the sustained rate.
   const double reads = k.dram_bytes - k.dram_write_bytes;
   const double dram_reads = loads_from_l2 ? 0.0 : reads;
-  const double dram =
-      std::max(b * (dram_reads / (bandwidth * k.dram_read_efficiency) + k.dram_write_bytes / r.dram),
-               per_sm * (dram_reads + k.dram_write_bytes) / r.sm_dram);
+  // One SM's draw is held to its outstanding-miss limit, except for TMA bulk copies (the copy engine
+  // tracks them, not the SM's miss queue).
+  const double sm_dram_us = k.bulk_async_loads ? 0.0 : per_sm * (dram_reads + k.dram_write_bytes) / r.sm_dram;
+  const double dram = std::max(
+      b * (dram_reads / (bandwidth * k.dram_read_efficiency) + k.dram_write_bytes / r.dram), sm_dram_us);
   const double l2 = std::max(b * k.l2_bytes / r.l2, per_sm * k.l2_bytes / r.sm_l2);
   // Dirty L2 lines its DRAM reads evict are written back while it streams (none when they hit): the
   // write-backs queue with the reads, lengthening the stream and each dependent round trip alike.
