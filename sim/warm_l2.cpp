@@ -108,14 +108,18 @@ WarmInput warm_input(const wl::Op& consumer, double consumer_moved_bytes,
   } else if (std::holds_alternative<wl::ElementwiseOp>(consumer)) {
     // A tensor a recent kernel read: its clean lines age like every other line. Pointwise consumers
     // only: a batch norm after a convolution reads a tensor of the size an earlier relu read, not the
-    // same one (resnet50-fwd, dev: its norms run at their cold time).
-    const double consumer_other = std::max(0.0, consumer_moved_bytes - tensor);
+    // same one (resnet50-fwd, dev: its norms run at their cold time). The last line's distance holds
+    // the consumer's whole footprint, the re-read tensor included: a hashed, set-associative L2 does
+    // not keep a scan larger than the budget even when its hits refresh their lines
+    // (llama125m-train's fp32 x * rstd, 25 MB of x read by `mean` three kernels before and 25 MB
+    // written, runs at its cold time: validation/runs/h100-sxm/trace-llama125m-train.json.gz, dev).
+    const double consumer_footprint = std::max(consumer_moved_bytes, tensor);
     double since = 0;  // bytes the kernels after the one looked at moved
     const size_t oldest = recent.size() > size_t(kRecentKernels) ? recent.size() - kRecentKernels : 0;
     for (size_t i = recent.size(); i-- > oldest;) {
       const RecentKernel& r = recent[i];
       if (r.op != nullptr && read_input_of(*r.op, consumer) &&
-          std::max(r.moved_bytes, tensor) + since <= budget && since + consumer_other <= budget) {
+          std::max(r.moved_bytes, tensor) + since <= budget && since + consumer_footprint <= budget) {
         w.read_bytes = std::min(tensor, reads);
         output_fits_partition = true;
         break;

@@ -69,14 +69,18 @@ struct WarmInput {
 // plus what any tracked op writes.
 [[nodiscard]] double moved_bytes(const wl::Op& op);
 
-// The L2 as an LRU-like cache of the reuse share's size (device::Device::l2_reuse_bytes): a tensor
-// that kernel j touched while moving P bytes, followed by kernels moving M bytes, is still there for
-// a consumer moving C bytes besides it when both ends of its in-order re-read fit: its first line
-// (P + M bytes touched since) and its last (M + C). A sequential re-read of a set that does not fit
-// finds nothing: each miss evicts the line it needs next (validation/h100-sxm/strided-warm.json,
-// dev+calibration: back-to-back copies moving 33.6 MB run 15-25% under their cold time on the H100,
-// 50 MB ones within 3-6%; 0.7 x 50 MB = 35 MB). `recent` runs oldest first, the last entry being
-// the kernel just before the consumer; at most kRecentKernels count.
+// What a consumer finds warm. The previous kernel's output (one of the consumer's inputs has its
+// element count) while it fits the reuse share (device::Device::l2_reuse_bytes): dirty lines stay
+// whatever the producer read beside them. For a pointwise consumer, also a tensor one of the last
+// kRecentKernels kernels read (same element count, or a strided consumer's slice, kViewParts),
+// with the L2 as an LRU-like cache of the reuse share's size: a tensor that kernel j read while
+// moving P bytes, followed by kernels moving M bytes, is still there for a consumer moving C bytes
+// in all when both ends of its in-order re-read fit: its first line (P + M bytes touched since) and
+// its last (M + C). A re-read of a set that does not fit finds nothing: each miss evicts the line
+// it needs next (validation/h100-sxm/strided-warm.json, dev+calibration: back-to-back copies moving
+// 33.6 MB run 15-25% under their cold time on the H100, 50 MB ones within 3-6%; 0.7 x 50 MB =
+// 35 MB). `consumer_moved_bytes`: its cold timing's dram_bytes. `recent` runs oldest first, the
+// last entry being the kernel just before the consumer.
 [[nodiscard]] WarmInput warm_input(const wl::Op& consumer, double consumer_moved_bytes,
                                    const std::vector<RecentKernel>& recent, const device::Device& gpu);
 

@@ -1,7 +1,7 @@
 // A consumer's input that one of the last few kernels read (sim/warm_l2.h, warm_input): the L2 as an
 // LRU-like cache of the reuse share's bytes. The tensor is still there when both ends of the
 // consumer's in-order re-read fit: its first line (what the reading kernel moved plus what the
-// kernels since moved) and its last (what the kernels since moved plus the consumer's other bytes).
+// kernels since moved) and its last (what the kernels since moved plus all the consumer moves).
 // Only the previous kernel's output counts as written (its dirty lines stay while it fits); a strided
 // consumer may read half of a tensor a kernel read (rotate_half); row ops take no part.
 #include <catch2/catch.hpp>
@@ -39,9 +39,9 @@ SCENARIO("a tensor a recent kernel read is warm while both ends of the re-read f
   // First line: the reader's bytes plus those moved since.
   CHECK(warm(budget / 2, budget / 2, 8000) == 4000);
   CHECK(warm(budget / 2, budget / 2 + 1, 8000) == 0);
-  // Last line: the bytes moved since plus the consumer's other bytes (those besides the tensor).
-  CHECK(warm(4000, budget - 8000, 12000) == 4000);
-  CHECK(warm(4000, budget - 8000, 12001) == 0);
+  // Last line: the bytes moved since plus the consumer's whole footprint (the tensor included).
+  CHECK(warm(4000, budget - 12000, 12000) == 4000);
+  CHECK(warm(4000, budget - 12000, 12001) == 0);
 }
 
 SCENARIO("only the previous kernel's output counts as written; older outputs need a read to be warm") {
