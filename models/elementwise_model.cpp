@@ -39,7 +39,8 @@ constexpr double kDivmodInstructionsPerDim = 5;
 // (the item loop, the bounds test, the linear index). On validation/h100-sxm/strided-warm.json
 // (dev and calibration, RoPE and head-split shapes) the cold kernels go 20.4% -> 19.4% and the
 // back-to-back warm ones 22.6% -> 25.1%: its 4-byte kernels run 30-37% above this count, where a
-// thread's one load in flight, not modelled here (the replays' warm L2 hides it), binds.
+// thread's one load in flight binds (modelled since in plan(): with it, and sim/warm_l2's recent
+// reads, cold 21.5% -> 11.5% and warm 26.5% -> 15.5% there, calibrated/h100-sxm).
 constexpr double kOffsetInstructionsPerOperandDim = 4;
 constexpr double kStridedInstructionsPerOperandAddress = 6;
 constexpr double kStridedInstructionsPerItem = 20;
@@ -117,6 +118,14 @@ std::vector<PlanOption> ElementwiseModel::plan(const wl::Op& op, const device::D
                        : strided_map_kernel(option.name, n, operands, read, write, math, gpu,
                                             strided_items_per_thread(e.out_dtype), e.index_dims);
     if (cast && e.transposed_inputs == 0) k.fixed_cycles += kUnrolledElementsPerThread * kSerialItemCycles;
+    if (!cast && e.transposed_inputs == 0 && e.inputs > 0) {
+      // The strided kernel's items run one after another too: its operands are untyped pointers
+      // (char* plus the OffsetCalculator's byte offsets), so the compiler cannot move an item's loads
+      // above the previous item's store. One element of each full-size input is in flight per thread
+      // (broadcast inputs are small and hit the L2), over one DRAM round trip per item.
+      k.bytes_in_flight = k.threads * e.inputs * bytes_per_element(e.dtype);
+      k.dram_rounds = strided_items_per_thread(e.out_dtype);
+    }
     if (cast) {
       // The dynamic cast loads each item through a switch on its runtime type (fetch_and_cast), so a
       // thread's items load one after another: one element of each input in flight per thread, and

@@ -35,9 +35,10 @@ constexpr double kWarpIssueFraction = 0.5;
 
 // Time for `b` blocks running at once, spread evenly over the SMs. With `loads_from_l2` every load
 // finds its data in the L2 (a warm consumer, sim/warm_l2.h): the reads cost L2 traffic only and a
-// dependent round trip waits the L2's latency (loaded by what is in flight over the L2's rate).
+// dependent round trip waits the L2's latency (loaded by what is in flight over the L2's rate). With
+// `no_traffic` its bytes cost nothing: what is left are its compute and latency bounds.
 WaveTerms wave(double b, const models::KernelPlan& k, const device::Device& gpu, double pipe_us,
-               double sfu_us, double fixed_us, bool loads_from_l2) {
+               double sfu_us, double fixed_us, bool loads_from_l2, bool no_traffic) {
   const auto& r = gpu.rates();
   const double per_sm = std::ceil(b / gpu.sms());
   const double warp = gpu.warp_size();
@@ -53,11 +54,12 @@ WaveTerms wave(double b, const models::KernelPlan& k, const device::Device& gpu,
   // Loads are limited by what is in flight; stores stream at the sustained rate.
   const double reads = k.dram_bytes - k.dram_write_bytes;
   const double dram_reads = loads_from_l2 ? 0.0 : reads;
+  const double dram_writes = k.dram_write_bytes;
   // One SM's draw is held to its outstanding-miss limit, except for TMA bulk copies (the copy engine
   // tracks them, not the SM's miss queue).
-  const double sm_dram_us = k.bulk_async_loads ? 0.0 : per_sm * (dram_reads + k.dram_write_bytes) / r.sm_dram;
-  const double dram = std::max(
-      b * (dram_reads / (bandwidth * k.dram_read_efficiency) + k.dram_write_bytes / r.dram), sm_dram_us);
+  const double sm_dram_us = k.bulk_async_loads ? 0.0 : per_sm * (dram_reads + dram_writes) / r.sm_dram;
+  const double dram =
+      std::max(b * (dram_reads / (bandwidth * k.dram_read_efficiency) + dram_writes / r.dram), sm_dram_us);
   const double l2 = std::max(b * k.l2_bytes / r.l2, per_sm * k.l2_bytes / r.sm_l2);
   // Dirty L2 lines its DRAM reads evict are written back while it streams (none when they hit): the
   // write-backs queue with the reads, lengthening the stream and each dependent round trip alike.
@@ -65,7 +67,7 @@ WaveTerms wave(double b, const models::KernelPlan& k, const device::Device& gpu,
                                ? 0.0
                                : device::writeback_over_reads_us(b * dram_reads, b * k.dirty_evicted_bytes,
                                                                  bandwidth * k.dram_read_efficiency, gpu);
-  t.memory = std::max(dram, l2) + writeback;
+  t.memory = no_traffic ? 0.0 : std::max(dram, l2) + writeback;
   // Dependent round trips wait the loaded latency: what is in flight over what drains per us.
   const double dram_latency = loads_from_l2 ? gpu.latency().l2_round : gpu.latency().dram;
   const double drain = loads_from_l2 ? r.l2 : bandwidth;
@@ -77,7 +79,8 @@ WaveTerms wave(double b, const models::KernelPlan& k, const device::Device& gpu,
   return t;
 }
 
-KernelTiming time_kernel_from(const models::KernelPlan& k, const device::Device& gpu, bool loads_from_l2) {
+KernelTiming time_kernel_from(const models::KernelPlan& k, const device::Device& gpu, bool loads_from_l2,
+                              bool no_traffic) {
   const auto& r = gpu.rates();
   KernelTiming out;
   out.name = k.name;
@@ -108,7 +111,8 @@ KernelTiming time_kernel_from(const models::KernelPlan& k, const device::Device&
   if (k.dispatch_waves > 0) {
     // The op model scheduled its unequal blocks (models/block_dispatch.h): full waves of the
     // average block, as many as that schedule lasts.
-    add(wave(std::min(blocks, slots), k, gpu, pipe_us, sfu_us, fixed_us, loads_from_l2), k.dispatch_waves);
+    add(wave(std::min(blocks, slots), k, gpu, pipe_us, sfu_us, fixed_us, loads_from_l2, no_traffic),
+        k.dispatch_waves);
   } else if (k.longest_block_ratio > 1) {
     // Unequal blocks: a new block starts wherever one ends, so the average work spreads evenly
     // (no wave quantization), but the grid ends with some SM finishing a longest block. With one
@@ -116,14 +120,15 @@ KernelTiming time_kernel_from(const models::KernelPlan& k, const device::Device&
     // none as waves add up, and the longest block follows the average work.
     const double frac = blocks / slots;
     if (frac <= 1) {
-      add(wave(blocks, k, gpu, pipe_us, sfu_us, fixed_us, loads_from_l2), k.longest_block_ratio);
+      add(wave(blocks, k, gpu, pipe_us, sfu_us, fixed_us, loads_from_l2, no_traffic), k.longest_block_ratio);
     } else {
-      add(wave(slots, k, gpu, pipe_us, sfu_us, fixed_us, loads_from_l2),
+      add(wave(slots, k, gpu, pipe_us, sfu_us, fixed_us, loads_from_l2, no_traffic),
           frac + k.longest_block_ratio * std::min(1.0, frac - 1));
     }
   } else {
-    if (full_waves > 0) add(wave(slots, k, gpu, pipe_us, sfu_us, fixed_us, loads_from_l2), full_waves);
-    if (tail > 0) add(wave(tail, k, gpu, pipe_us, sfu_us, fixed_us, loads_from_l2), 1);
+    if (full_waves > 0)
+      add(wave(slots, k, gpu, pipe_us, sfu_us, fixed_us, loads_from_l2, no_traffic), full_waves);
+    if (tail > 0) add(wave(tail, k, gpu, pipe_us, sfu_us, fixed_us, loads_from_l2, no_traffic), 1);
   }
   // Filling the pipeline once per kernel: the first wave's blocks start one after another, and the
   // first loads wait a DRAM round trip before anything streams.
@@ -140,8 +145,9 @@ KernelTiming time_kernel_from(const models::KernelPlan& k, const device::Device&
 }  // namespace
 
 KernelTiming time_kernel(const models::KernelPlan& k, const device::Device& gpu) {
-  KernelTiming out = time_kernel_from(k, gpu, false);
-  out.l2_input_exec_us = time_kernel_from(k, gpu, true).exec_us;
+  KernelTiming out = time_kernel_from(k, gpu, false, false);
+  out.l2_input_exec_us = time_kernel_from(k, gpu, true, false).exec_us;
+  out.non_memory_exec_us = time_kernel_from(k, gpu, true, true).exec_us;
   return out;
 }
 

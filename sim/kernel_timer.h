@@ -29,6 +29,9 @@ struct KernelTiming {
   // The execution when every load finds its data in the L2 (a warm consumer, sim/warm_l2.h): reads
   // cost L2 traffic only, dependent round trips and the first load wait the L2's round trip.
   Microseconds l2_input_exec_us = 0;
+  // Its non-memory bound: the execution with its loads from the L2 and no cost for its bytes (its
+  // compute and dependent-latency terms), the least a warm consumer can take.
+  Microseconds non_memory_exec_us = 0;
   bool matrix = false;  // runs on the tensor cores: matrix work, which the power limiter counts
   // Time the tensor cores are busy, averaged over the SMs (pipe work at the rate the kernel is
   // timed at, at most exec_us): what the kernel adds to the power limiter's matrix share.

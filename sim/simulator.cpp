@@ -39,7 +39,7 @@ Simulator::Simulator(const hw::SystemSpec& system, hw::HostSpec host)
 void Simulator::time_ops(const wl::Workload& w, Pass& pass, std::vector<const OpTiming*>& ops) {
   ops.clear();
   reserve_large(ops, w.size());
-  std::map<int, size_t> last_on_stream;  // the producer for sim/warm_l2.h
+  std::map<int, std::vector<RecentKernel>> recent_on_stream;  // sim/warm_l2.h's recent kernels
   for (const auto& k : w.kernels()) {
     const OpTiming* timing = nullptr;
     try {
@@ -49,12 +49,19 @@ void Simulator::time_ops(const wl::Workload& w, Pass& pass, std::vector<const Op
       if (!std::holds_alternative<wl::CollectiveOp>(k.op)) throw;
       throw InputError(w.where(ops.size()), k.name, e.what());
     }
-    if (const auto prev = last_on_stream.find(k.stream); prev != last_on_stream.end()) {
-      const wl::Op& producer = w.kernels()[prev->second].op;
-      if (auto warm = warm_l2_timing(k.op, *timing, producer, pass.predictor.device()))
-        timing = &pass.warm.try_emplace(std::pair{k.op, producer}, std::move(*warm)).first->second;
+    auto& recent = recent_on_stream[k.stream];
+    const WarmInput in = warm_input(k.op, timing->dram_bytes, recent, pass.predictor.device());
+    if (in.read_bytes > 0) {
+      const WarmKey key{k.op, {in.read_bytes, in.write_bytes}};
+      auto found = pass.warm.find(key);
+      if (found != pass.warm.end()) {
+        timing = &found->second;
+      } else if (auto warm = warm_l2_timing(k.op, *timing, in, pass.predictor.device())) {
+        timing = &pass.warm.emplace(key, std::move(*warm)).first->second;
+      }
     }
-    last_on_stream[k.stream] = ops.size();
+    if (recent.size() >= size_t(kRecentKernels)) recent.erase(recent.begin());
+    recent.push_back(RecentKernel{&k.op, timing->dram_bytes});
     ops.push_back(timing);
   }
 }

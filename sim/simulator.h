@@ -80,18 +80,21 @@ class Simulator {
   [[nodiscard]] const OpTiming& predict_op(const wl::Op& op) { return standalone_.predictor.predict(op); }
 
  private:
-  // Timings of kernels that find their input warm in the L2 (sim/warm_l2.h), by consumer and producer.
-  struct OpPairHash {
-    std::size_t operator()(const std::pair<wl::Op, wl::Op>& p) const {
-      return OpHash{}(p.first) * 1000003u ^ OpHash{}(p.second);
+  // Timings of kernels that find an input warm in the L2 (sim/warm_l2.h), by consumer and the bytes
+  // it finds there (read, kept written).
+  using WarmKey = std::pair<wl::Op, std::pair<double, double>>;
+  struct WarmKeyHash {
+    std::size_t operator()(const WarmKey& k) const {
+      return OpHash{}(k.first) * 1000003u ^ std::hash<double>{}(k.second.first) * 31u ^
+             std::hash<double>{}(k.second.second);
     }
   };
-  struct OpPairEqual {
-    bool operator()(const std::pair<wl::Op, wl::Op>& a, const std::pair<wl::Op, wl::Op>& b) const {
-      return OpEqual{}(a.first, b.first) && OpEqual{}(a.second, b.second);
+  struct WarmKeyEqual {
+    bool operator()(const WarmKey& a, const WarmKey& b) const {
+      return OpEqual{}(a.first, b.first) && a.second == b.second;
     }
   };
-  using WarmCache = std::unordered_map<std::pair<wl::Op, wl::Op>, OpTiming, OpPairHash, OpPairEqual>;
+  using WarmCache = std::unordered_map<WarmKey, OpTiming, WarmKeyHash, WarmKeyEqual>;
   // One timing of every op: standalone (do_bench) first, then per window matrix share (the power
   // limiter's clock for the step, device/power_limiter.h).
   struct Pass {

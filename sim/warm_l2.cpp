@@ -66,54 +66,121 @@ double input_bytes(const wl::Op& op) {
   return 0;
 }
 
-std::optional<OpTiming> warm_l2_timing(const wl::Op& consumer, const OpTiming& cold, const wl::Op& producer,
-                                       const device::Device& gpu) {
+double moved_bytes(const wl::Op& op) {
+  return input_bytes(op) + written_bytes(op);
+}
+
+namespace {
+// Whether `op` wrote the consumer's input: its output has that input's element count (a device
+// copy, having no element type: that input's bytes).
+bool wrote_input_of(const wl::Op& op, const wl::Op& consumer) {
+  if (const auto* c = std::get_if<wl::CopyOp>(&op))
+    return c->kind == wl::CopyKind::d2d && c->bytes == input_tensor_bytes(consumer);
+  return written_bytes(op) > 0 && output_elements(op) == input_elements(consumer);
+}
+// Whether `op` (a pointwise or row op) read a tensor of the consumer's input's element count.
+bool read_input_of(const wl::Op& op, const wl::Op& consumer) {
+  if (input_bytes(op) <= 0) return false;
+  const double n = input_elements(consumer);
+  if (input_elements(op) == n) return true;
+  // A strided consumer reads a view: one of the kViewParts slices of a tensor the kernel read.
+  const auto* e = std::get_if<wl::ElementwiseOp>(&consumer);
+  return e != nullptr && !e->contiguous && input_elements(op) == kViewParts * n;
+}
+}  // namespace
+
+WarmInput warm_input(const wl::Op& consumer, double consumer_moved_bytes,
+                     const std::vector<RecentKernel>& recent, const device::Device& gpu) {
+  WarmInput w;
+  const double tensor = input_tensor_bytes(consumer);
   const double reads = input_bytes(consumer);
+  if (tensor <= 0 || recent.empty() || recent.back().op == nullptr) return w;
+  const double budget = gpu.l2_reuse_bytes();
+  const wl::Op& producer = *recent.back().op;
   const double written = written_bytes(producer);
-  if (reads <= 0 || written <= 0 || written > gpu.l2_reuse_bytes() || cold.kernels.empty())
-    return std::nullopt;
-  // The consumer reads the producer's output only when one of its inputs is a tensor of that size
-  // (a weight cast after a matmul, a norm's statistics after an activation: other tensors).
-  // A device copy has no element type: its bytes must be one of the consumer's inputs' bytes.
-  if (const auto* c = std::get_if<wl::CopyOp>(&producer)) {
-    if (c->bytes != input_tensor_bytes(consumer)) return std::nullopt;
-  } else if (output_elements(producer) != input_elements(consumer)) {
-    return std::nullopt;
+  bool output_fits_partition = false;
+  if (wrote_input_of(producer, consumer) && written <= budget) {
+    // The previous kernel's output: its dirty lines stay while they fit the reuse share, whatever it
+    // read beside them (resnet50-fwd's relu_ after batch norm, 25.7 MB written of 51 MB moved, runs at
+    // 4.1 TB/s on the H100: validation/runs/h100-sxm/trace-resnet50-fwd.json.gz, dev).
+    w.read_bytes = std::min(tensor, reads);
+    output_fits_partition = written <= budget / kL2Partitions;
+  } else if (std::holds_alternative<wl::ElementwiseOp>(consumer)) {
+    // A tensor a recent kernel read: its clean lines age like every other line. Pointwise consumers
+    // only: a batch norm after a convolution reads a tensor of the size an earlier relu read, not the
+    // same one (resnet50-fwd, dev: its norms run at their cold time). The last line's distance holds
+    // the consumer's whole footprint, the re-read tensor included: a hashed, set-associative L2 does
+    // not keep a scan larger than the budget even when its hits refresh their lines
+    // (llama125m-train's fp32 x * rstd, 25 MB of x read by `mean` three kernels before and 25 MB
+    // written, runs at its cold time: validation/runs/h100-sxm/trace-llama125m-train.json.gz, dev).
+    const double consumer_footprint = std::max(consumer_moved_bytes, tensor);
+    double since = 0;  // bytes the kernels after the one looked at moved
+    const size_t oldest = recent.size() > size_t(kRecentKernels) ? recent.size() - kRecentKernels : 0;
+    for (size_t i = recent.size(); i-- > oldest;) {
+      const RecentKernel& r = recent[i];
+      if (r.op != nullptr && read_input_of(*r.op, consumer) &&
+          std::max(r.moved_bytes, tensor) + since <= budget && since + consumer_footprint <= budget) {
+        w.read_bytes = std::min(tensor, reads);
+        output_fits_partition = true;
+        break;
+      }
+      since += r.moved_bytes;
+      if (since > budget) break;
+    }
   }
+  if (w.read_bytes <= 0) return w;
+  // When that input is all it reads and none of it was evicted before the consumer reads it (a read
+  // set that fits the LRU budget, or an output that fits one partition's reuse share: the lines
+  // written first, which an in-order consumer reads first, are the first a larger output evicts).
+  w.every_input = w.read_bytes >= reads && output_fits_partition;
+  // Its stores stay in the (write-back) L2 too when its output fits in one partition's reuse share:
+  // reading from the L2 it allocates no new lines for that input, so nothing evicts them during the
+  // kernel.
+  const double out = written_bytes(consumer);
+  if (out <= budget / kL2Partitions) w.write_bytes = out;
+  return w;
+}
+
+std::optional<OpTiming> warm_l2_timing(const wl::Op& consumer, const OpTiming& cold, const WarmInput& warm,
+                                       const device::Device& gpu) {
+  if (warm.read_bytes <= 0 || input_bytes(consumer) <= 0 || cold.kernels.empty()) return std::nullopt;
   const auto& rates = gpu.rates();
   if (rates.dram <= 0 || rates.l2 <= rates.dram) return std::nullopt;
-  const double read_hit = std::min(reads, written);
-  // Its stores stay in the (write-back) L2 too when its output fits in one partition's reuse share:
-  // reading from the L2 it allocates no new lines, so nothing evicts them during the kernel.
-  const double out = written_bytes(consumer);
-  const double write_hit = out <= gpu.l2_reuse_bytes() / kL2Partitions ? out : 0.0;
-  const double hit = std::min(cold.dram_bytes, read_hit + write_hit);
+  const double per_byte_us = 1.0 / rates.dram - 1.0 / rates.l2;
+  const double hit = std::min(cold.dram_bytes, warm.read_bytes + warm.write_bytes);
   // The kernel that moves the most bytes takes the hits; only its memory-bound time can shrink.
   const auto it = std::max_element(
       cold.kernels.begin(), cold.kernels.end(),
       [](const KernelTiming& a, const KernelTiming& b) { return a.memory_us < b.memory_us; });
-  double saved = std::min(it->memory_us, hit * (1.0 / rates.dram - 1.0 / rates.l2));
-  // When the producer's output is all the consumer reads and it fits one partition's reuse share
-  // (so none of it was evicted before the consumer reads it: the lines written first, which an
-  // in-order consumer reads first, are the first a larger output evicts), every load hits: a kernel
-  // bound by its dependent loads (a reduction's few vector loads per thread in one wave) waits the
-  // L2's round trip instead of DRAM's on each of them.
-  if (read_hit >= reads && written <= gpu.l2_reuse_bytes() / kL2Partitions)
-    saved = std::max(saved, it->exec_us - it->l2_input_exec_us);
+  double saved = std::min(it->memory_us, hit * per_byte_us);
+  // When that input is all the consumer reads, every load hits: a kernel bound by its dependent
+  // loads (a reduction's few vector loads per thread in one wave, the strided kernel's one item in
+  // flight per thread) waits the L2's round trip instead of DRAM's on each of them.
+  if (warm.every_input) saved = std::max(saved, it->exec_us - it->l2_input_exec_us);
+  // Never below the kernel's non-memory bound (its compute and dependent-latency terms): the bytes
+  // it no longer moves from DRAM cannot shorten its arithmetic.
+  saved = std::min(saved, it->exec_us - it->non_memory_exec_us);
   if (saved <= 0) return std::nullopt;
-  OpTiming warm = cold;
-  auto& k = warm.kernels[size_t(it - cold.kernels.begin())];
+  OpTiming out = cold;
+  auto& k = out.kernels[size_t(it - cold.kernels.begin())];
   const double from_memory = std::min(k.memory_us, saved);
   k.memory_us -= from_memory;
   k.latency_us = std::max(0.0, k.latency_us - (saved - from_memory));
   k.exec_us -= saved;
   k.dram_bytes = std::max(0.0, k.dram_bytes - hit);
-  warm.exec_us -= saved;
-  warm.duration_us -= saved;
-  warm.dram_bytes = std::max(0.0, warm.dram_bytes - hit);
-  warm.option += kWarmInputSuffix;
-  if (write_hit > 0) warm.option += kKeptOutputSuffix;
-  return warm;
+  out.exec_us -= saved;
+  out.duration_us -= saved;
+  out.dram_bytes = std::max(0.0, out.dram_bytes - hit);
+  out.option += kWarmInputSuffix;
+  if (warm.write_bytes > 0) out.option += kKeptOutputSuffix;
+  return out;
+}
+
+std::optional<OpTiming> warm_l2_timing(const wl::Op& consumer, const OpTiming& cold, const wl::Op& producer,
+                                       const device::Device& gpu) {
+  const WarmInput w =
+      warm_input(consumer, cold.dram_bytes, {RecentKernel{&producer, moved_bytes(producer)}}, gpu);
+  return warm_l2_timing(consumer, cold, w, gpu);
 }
 
 bool input_warm(const OpTiming& t) {

@@ -1,12 +1,14 @@
 #pragma once
 // Producer -> consumer reuse through the L2 inside a workload. An op's standalone prediction has
 // do_bench semantics: the L2 was flushed, every input comes from DRAM. In a real step a pointwise
-// or row op usually reads what the kernel just before it on the same stream wrote; when that
-// output fits in the share of the L2 a reused set keeps (device::Device::l2_reuse_bytes,
-// `cache.l2_reuse_fraction`), the consumer reads it from the L2 instead. The one rule both
+// or row op usually reads a tensor that one of the last few kernels on the same stream wrote or
+// read; when nothing moved since evicted it from the share of the L2 a reused set keeps
+// (device::Device::l2_reuse_bytes, `cache.l2_reuse_fraction`: an LRU-like budget), the consumer
+// reads it from the L2 instead. The one rule both
 // generated workloads and replayed traces use (sim::Simulator::predict applies it).
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "device/device.h"
 #include "sim/op_predictor.h"
@@ -35,14 +37,62 @@ inline constexpr double kL2Partitions = 2;
 // Bytes a pointwise or row op reads from its inputs; 0 for other ops (never warm consumers).
 [[nodiscard]] double input_bytes(const wl::Op& op);
 
-// The consumer's timing when `producer` (the previous kernel on its stream) left its output in the
-// L2 and one of the consumer's inputs is that output (its size is the output's: a weight cast after
-// a matmul, or a broadcast statistic, reads another tensor): the bytes it reads of that output (at
-// most its own input bytes) come at the L2's rate instead of DRAM's, and so do its stores when its
-// output fits in one L2 partition's share of the reuse set (kL2Partitions), taken off its
-// memory-bound time; when that output is all it reads, its dependent loads wait the L2's round trip
-// (KernelTiming::l2_input_exec_us) if that saves more. nullopt when the rule does not apply (not a pointwise
-// or row consumer, sizes differ, no memory-bound time, or the producer's output does not fit).
+// How many kernels back on a stream the rule looks for the tensor a consumer reads: a pointwise op
+// often reads what a kernel a few launches earlier read or wrote (RoPE's rotate_half negation reads
+// q, which the q * cos kernel just before it read; an fp32 x * rstd reads x, which `pow` read two
+// kernels earlier). Beyond the last few kernels the bytes moved since have evicted it on every GPU
+// the data covers (validation/runs/h100-sxm/trace-*.json.gz, dev: kernels 3+ back move tens of MB).
+inline constexpr int kRecentKernels = 4;
+
+// A strided consumer's input may be a slice of a tensor a recent kernel read: RoPE's rotate_half
+// reads x[..., d/2:] of the q (or k) that q * cos read just before it (torch.cat((-x2, x1))):
+// library fact, the Llama rotate_half of transformers' modeling_llama.py; the traces' neg kernels.
+inline constexpr double kViewParts = 2;
+
+// One kernel the stream ran before the consumer and the bytes it moved through the L2 (its DRAM
+// reads and writes: its timing's dram_bytes; each allocates L2 lines that evict older ones).
+struct RecentKernel {
+  const wl::Op* op = nullptr;
+  double moved_bytes = 0;
+};
+
+// What a consumer finds in the L2: the bytes of one of its inputs that a recent kernel read or
+// wrote and nothing since evicted (at most one input tensor: traces carry no tensor identities,
+// only sizes), and its own stores that stay there.
+struct WarmInput {
+  double read_bytes = 0;
+  double write_bytes = 0;
+  bool every_input = false;  // that input is all the consumer reads from DRAM
+};
+
+// Bytes a kernel moves through the L2 when no timing is at hand: what a pointwise or row op reads
+// plus what any tracked op writes.
+[[nodiscard]] double moved_bytes(const wl::Op& op);
+
+// What a consumer finds warm. The previous kernel's output (one of the consumer's inputs has its
+// element count) while it fits the reuse share (device::Device::l2_reuse_bytes): dirty lines stay
+// whatever the producer read beside them. For a pointwise consumer, also a tensor one of the last
+// kRecentKernels kernels read (same element count, or a strided consumer's slice, kViewParts),
+// with the L2 as an LRU-like cache of the reuse share's size: a tensor that kernel j read while
+// moving P bytes, followed by kernels moving M bytes, is still there for a consumer moving C bytes
+// in all when both ends of its in-order re-read fit: its first line (P + M bytes touched since) and
+// its last (M + C). A re-read of a set that does not fit finds nothing: each miss evicts the line
+// it needs next (validation/h100-sxm/strided-warm.json, dev+calibration: back-to-back copies moving
+// 33.6 MB run 15-25% under their cold time on the H100, 50 MB ones within 3-6%; 0.7 x 50 MB =
+// 35 MB). `consumer_moved_bytes`: its cold timing's dram_bytes. `recent` runs oldest first, the
+// last entry being the kernel just before the consumer.
+[[nodiscard]] WarmInput warm_input(const wl::Op& consumer, double consumer_moved_bytes,
+                                   const std::vector<RecentKernel>& recent, const device::Device& gpu);
+
+// The consumer's timing with `warm` of its bytes in the L2: those reads come at the L2's rate
+// instead of DRAM's, and so do its stores when its output fits in one L2 partition's share of the
+// reuse set (kL2Partitions), taken off its memory-bound time; when that input is all it reads, its
+// dependent loads wait the L2's round trip (KernelTiming::l2_input_exec_us) if that saves more.
+// Never below the kernel with its loads from the L2 (its compute and latency bounds), less its
+// stores kept. nullopt when nothing is warm or nothing is saved.
+[[nodiscard]] std::optional<OpTiming> warm_l2_timing(const wl::Op& consumer, const OpTiming& cold,
+                                                     const WarmInput& warm, const device::Device& gpu);
+// The same with one producer (the previous kernel on the stream), its moved bytes from its op.
 [[nodiscard]] std::optional<OpTiming> warm_l2_timing(const wl::Op& consumer, const OpTiming& cold,
                                                      const wl::Op& producer, const device::Device& gpu);
 
