@@ -7,6 +7,7 @@
 #include <string>
 
 #include "models/op_model.h"
+#include "support/chosen_plan.h"
 #include "support/conv_builder.h"
 #include "support/gpu_builder.h"
 
@@ -21,12 +22,7 @@ wl::Conv2dOp one_tile() {
 // The tile's operand rows (64 of the input, 64 of the filter) over K, and its 64x64 bf16 output.
 constexpr double kTileL2Bytes = (64.0 + 64.0) * 576 * 2 + 64.0 * 64 * 2;
 double l2_bytes_of(const std::vector<models::PlanOption>& options, const std::string& suffix) {
-  for (const auto& o : options)
-    if (o.name.size() >= suffix.size() &&
-        o.name.compare(o.name.size() - suffix.size(), suffix.size(), suffix) == 0)
-      return o.kernels.back().l2_bytes;
-  FAIL("no option ending in " << suffix);
-  return 0;
+  return test::option_kernel(options, suffix).l2_bytes;
 }
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "models/op_model.h"
+#include "support/chosen_plan.h"
 #include "support/conv_builder.h"
 #include "support/gpu_builder.h"
 
@@ -25,13 +26,7 @@ wl::Conv2dOp conv(wl::Count hw, wl::Count pad) {
       .build();
 }
 double l2_bytes(const wl::Conv2dOp& op, const std::string& suffix) {
-  const device::Device gpu(test::gpu_builder{}.build());
-  for (const auto& o : models::plan_op(op, gpu))
-    if (o.name.size() >= suffix.size() &&
-        o.name.compare(o.name.size() - suffix.size(), suffix.size(), suffix) == 0)
-      return o.kernels.back().l2_bytes;
-  FAIL("no option ending in " << suffix);
-  return 0;
+  return test::option_kernel(op, suffix).l2_bytes;
 }
 }  // namespace
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "models/op_model.h"
+#include "support/chosen_plan.h"
 #include "support/conv_builder.h"
 #include "support/gpu_builder.h"
 
@@ -19,14 +20,7 @@ namespace {
 wl::Conv2dOp conv(wl::Count channels, wl::Count batch = 8) {
   return test::conv_builder{}.batch(batch).channels(channels).image(58).filters(64).kernel(3).pad(0).build();
 }
-const models::KernelPlan& kernel(const std::vector<models::PlanOption>& options, const std::string& suffix) {
-  for (const auto& o : options)
-    if (o.name.size() >= suffix.size() &&
-        o.name.compare(o.name.size() - suffix.size(), suffix.size(), suffix) == 0)
-      return o.kernels.back();
-  FAIL("no option ending in " << suffix);
-  return options.front().kernels.back();
-}
+using test::option_kernel;
 }  // namespace
 
 SCENARIO(
@@ -35,7 +29,7 @@ SCENARIO(
   GIVEN("64 bf16 channels: 128-byte rows") {
     const auto options = models::plan_op(conv(64), gpu);
     THEN("no tile pays") {
-      CHECK(kernel(options, ": gemm 64x64").extra_us == 0);
+      CHECK(option_kernel(options, ": gemm 64x64").extra_us == 0);
     }
   }
   GIVEN("72 bf16 channels: 144-byte rows, 392 tiles of 64x64") {
@@ -45,17 +39,17 @@ SCENARIO(
     // tap load (conv_step_zero_fill_test.cpp): 64 rows of 9 x 72 elements of 2 bytes.
     const double a_tile_bytes = 64.0 * 9 * 72 * 2;
     THEN("every tile after an SM's first pays its loaded A bytes at 8.25 bytes per cycle") {
-      CHECK(kernel(options, ": gemm 64x64").extra_us ==
+      CHECK(option_kernel(options, ": gemm 64x64").extra_us ==
             Approx(gpu.cycles_to_us((waves - 1) * a_tile_bytes / 8.25)));
     }
   }
   GIVEN("72 bf16 channels in one wave (one image: 49 tiles)") {
     const auto options = models::plan_op(conv(72, 1), gpu);
     THEN("no tile pays") {
-      CHECK(kernel(options, ": gemm 64x64").extra_us == 0);
+      CHECK(option_kernel(options, ": gemm 64x64").extra_us == 0);
     }
     THEN("nor do the sm80 mma.sync kernels") {
-      CHECK(kernel(options, ": mma.sync gemm 64x64").extra_us == 0);
+      CHECK(option_kernel(options, ": mma.sync gemm 64x64").extra_us == 0);
     }
   }
 }
