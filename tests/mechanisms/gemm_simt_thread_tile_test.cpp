@@ -23,8 +23,8 @@ models::GemmShape fp32_gemm(double m, double n, double k) {
   return g;
 }
 
-const models::KernelPlan& kernel_named(const std::vector<models::PlanOption>& options,
-                                       const std::string& name) {
+// By value: callers pass the options as a temporary.
+models::KernelPlan kernel_named(const std::vector<models::PlanOption>& options, const std::string& name) {
   for (const auto& o : options)
     if (o.name == name) return o.kernels.front();
   FAIL("no option " << name);
