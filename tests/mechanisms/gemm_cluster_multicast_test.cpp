@@ -7,6 +7,7 @@
 
 #include "device/device.h"
 #include "models/gemm_model.h"
+#include "support/gemm_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
@@ -20,19 +21,11 @@ double l2_bytes(const std::string& name, const models::GemmShape& g, const devic
   return 0;
 }
 
-models::GemmShape bf16(double m, double n, double k) {
-  models::GemmShape g;
-  g.m = m;
-  g.n = n;
-  g.k = k;
-  g.in = g.out = DataType::bf16;
-  return g;
-}
 }  // namespace
 
 SCENARIO("a 96x128 tile, 96 along its narrow side, multicasts its A tile: each CTA reads half") {
   const device::Device gpu(test::gpu_builder{}.build());  // Hopper
-  const auto g = bf16(4096, 4096, 4096);
+  const auto g = test::gemm_shape(4096, 4096, 4096);
   const double out = 96.0 * 128 * 2;
   // (A/2 + B) x K x 2 bytes, plus the output tile.
   CHECK(l2_bytes("gemm 96x128", g, gpu) == Approx((48.0 + 128) * 4096 * 2 + out));
@@ -40,14 +33,14 @@ SCENARIO("a 96x128 tile, 96 along its narrow side, multicasts its A tile: each C
 
 SCENARIO("a 128x64 tile, 64 along its narrow side, reads its whole A tile") {
   const device::Device gpu(test::gpu_builder{}.build());
-  const auto g = bf16(4096, 4096, 4096);
+  const auto g = test::gemm_shape(4096, 4096, 4096);
   const double out = 128.0 * 64 * 2;
   CHECK(l2_bytes("gemm 128x64", g, gpu) == Approx((128.0 + 64) * 4096 * 2 + out));
 }
 
 SCENARIO("an unaligned GEMM's mma.sync fallback never multicasts, even at 128x128") {
   const device::Device gpu(test::gpu_builder{}.build());
-  auto g = bf16(4096, 4096, 4096);
+  auto g = test::gemm_shape(4096, 4096, 4096);
   g.warp_mma = true;
   g.unaligned_fallback = true;
   g.cluster_multicast = false;

@@ -8,27 +8,13 @@
 
 #include "device/device.h"
 #include "models/gemm_model.h"
+#include "support/chosen_plan.h"
+#include "support/gemm_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
 
 namespace {
-const models::KernelPlan& kernel(const std::vector<models::PlanOption>& options, const std::string& name) {
-  for (const auto& o : options)
-    if (o.name == name) return o.kernels.front();
-  FAIL("no option " << name);
-  return options.front().kernels.front();
-}
-
-models::GemmShape bf16(double m, double n, double k) {
-  models::GemmShape g;
-  g.m = m;
-  g.n = n;
-  g.k = k;
-  g.in = g.out = DataType::bf16;
-  return g;
-}
-
 // Tile mainloop time at the plan's efficiency.
 double mainloop_us(const models::KernelPlan& k, const device::Device& gpu) {
   return k.pipe_flops / (gpu.pipe_rate(k.pipe, k.dtype) * k.pipe_efficiency);
@@ -37,15 +23,15 @@ double mainloop_us(const models::KernelPlan& k, const device::Device& gpu) {
 
 SCENARIO("a 128x128 tile (ping-pong) hides its epilogue: its mainloop runs at the tensor rate") {
   const device::Device gpu(test::gpu_builder{}.build());  // Hopper
-  const auto options = models::gemm_options(bf16(8192, 8192, 256), gpu);
-  const auto& k = kernel(options, "gemm 128x128");
+  const auto options = models::gemm_options(test::gemm_shape(8192, 8192, 256), gpu);
+  const auto& k = test::named_kernel(options, "gemm 128x128");
   CHECK(k.pipe_efficiency == Approx(gpu.matrix_clock_factor()));
 }
 
 SCENARIO("a 256x128 tile (cooperative) adds its epilogue cycles to its mainloop") {
   const device::Device gpu(test::gpu_builder{}.build());
-  const auto options = models::gemm_options(bf16(8192, 8192, 256), gpu);
-  const auto& k = kernel(options, "gemm 256x128");
+  const auto options = models::gemm_options(test::gemm_shape(8192, 8192, 256), gpu);
+  const auto& k = test::named_kernel(options, "gemm 256x128");
   const double ideal_us = k.pipe_flops / (gpu.pipe_rate(k.pipe, k.dtype) * gpu.matrix_clock_factor());
   THEN("the tile takes its ideal mainloop plus 600 cycles and its output tile's drain at 64 B/cycle") {
     const double epilogue_cycles = 600 + 256.0 * 128 * 2 / 64;
@@ -55,7 +41,7 @@ SCENARIO("a 256x128 tile (cooperative) adds its epilogue cycles to its mainloop"
 
 SCENARIO("the exposed epilogue matters less as K grows") {
   const device::Device gpu(test::gpu_builder{}.build());
-  const auto short_k = models::gemm_options(bf16(8192, 8192, 256), gpu);
-  const auto long_k = models::gemm_options(bf16(8192, 8192, 8192), gpu);
-  CHECK(kernel(short_k, "gemm 256x128").pipe_efficiency < kernel(long_k, "gemm 256x128").pipe_efficiency);
+  const auto short_k = models::gemm_options(test::gemm_shape(8192, 8192, 256), gpu);
+  const auto long_k = models::gemm_options(test::gemm_shape(8192, 8192, 8192), gpu);
+  CHECK(test::named_kernel(short_k, "gemm 256x128").pipe_efficiency < test::named_kernel(long_k, "gemm 256x128").pipe_efficiency);
 }

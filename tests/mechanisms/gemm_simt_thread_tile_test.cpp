@@ -9,28 +9,13 @@
 
 #include "device/device.h"
 #include "models/gemm_model.h"
+#include "support/chosen_plan.h"
+#include "support/gemm_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
 
 namespace {
-models::GemmShape fp32_gemm(double m, double n, double k) {
-  models::GemmShape g;
-  g.m = m;
-  g.n = n;
-  g.k = k;
-  g.in = g.out = DataType::fp32;
-  return g;
-}
-
-// By value: callers pass the options as a temporary.
-models::KernelPlan kernel_named(const std::vector<models::PlanOption>& options, const std::string& name) {
-  for (const auto& o : options)
-    if (o.name == name) return o.kernels.front();
-  FAIL("no option " << name);
-  return options.front().kernels.front();
-}
-
 double ffma_share(double outputs) {
   return outputs / (outputs + 2 * std::sqrt(outputs) / 4 + 24);
 }
@@ -38,18 +23,18 @@ double ffma_share(double outputs) {
 
 SCENARIO("an FP32 SIMT tile runs at its per-thread tile's FFMA share of the calibrated 128-output rate") {
   const device::Device gpu(test::gpu_builder{}.sms(100).build());
-  const auto options = models::gemm_options(fp32_gemm(4096, 4096, 4096), gpu);
+  const auto options = models::gemm_options(test::gemm_shape(4096, 4096, 4096, DataType::fp32), gpu);
   THEN("256x128 on 8 warps (128 outputs a thread) runs at the calibrated rate") {
-    CHECK(kernel_named(options, "simt gemm 256x128").pipe_efficiency == Approx(1.0));
-    CHECK(kernel_named(options, "simt gemm 256x128").threads == 256);
+    CHECK(test::named_kernel(options, "simt gemm 256x128").pipe_efficiency == Approx(1.0));
+    CHECK(test::named_kernel(options, "simt gemm 256x128").threads == 256);
   }
   THEN("128x64 on 4 warps (64 outputs a thread) runs at its FFMA share against 128's") {
-    CHECK(kernel_named(options, "simt gemm 128x64").pipe_efficiency ==
+    CHECK(test::named_kernel(options, "simt gemm 128x64").pipe_efficiency ==
           Approx(ffma_share(64) / ffma_share(128)));
-    CHECK(kernel_named(options, "simt gemm 128x64").threads == 128);
+    CHECK(test::named_kernel(options, "simt gemm 128x64").threads == 128);
   }
   THEN("64x64 on 4 warps (32 outputs a thread) runs at about two thirds of it") {
-    const double e = kernel_named(options, "simt gemm 64x64").pipe_efficiency;
+    const double e = test::named_kernel(options, "simt gemm 64x64").pipe_efficiency;
     CHECK(e == Approx(ffma_share(32) / ffma_share(128)));
     CHECK(e == Approx(0.67).margin(0.01));
   }
@@ -60,13 +45,15 @@ SCENARIO("a two-warp FP32 SIMT block alone on an SM fills half of its sub-partit
   const double full = ffma_share(16) / ffma_share(128);
   GIVEN("100 tiles of 32x32 on 100 SMs: one block per SM") {
     const auto& k =
-        kernel_named(models::gemm_options(fp32_gemm(10 * 32, 10 * 32, 256), gpu), "simt gemm 32x32");
+        test::named_kernel(models::gemm_options(test::gemm_shape(10 * 32, 10 * 32, 256, DataType::fp32), gpu),
+                           "simt gemm 32x32");
     THEN("its 2 warps use 2 of the 4 sub-partitions") {
       CHECK(k.pipe_efficiency == Approx(0.5 * full));
     }
   }
   GIVEN("101 tiles (1 x 101): two blocks share an SM") {
-    const auto& k = kernel_named(models::gemm_options(fp32_gemm(32, 101 * 32, 256), gpu), "simt gemm 32x32");
+    const auto& k = test::named_kernel(
+        models::gemm_options(test::gemm_shape(32, 101 * 32, 256, DataType::fp32), gpu), "simt gemm 32x32");
     THEN("their 4 warps fill all 4 sub-partitions") {
       CHECK(k.pipe_efficiency == Approx(full));
     }
@@ -76,9 +63,11 @@ SCENARIO("a two-warp FP32 SIMT block alone on an SM fills half of its sub-partit
 SCENARIO("FP32 SIMT GEMMs step K 8 deep") {
   const device::Device gpu(test::gpu_builder{}.sms(100).build());
   THEN("K = 8 executes 8; K = 9 executes 16") {
-    CHECK(kernel_named(models::gemm_options(fp32_gemm(4096, 4096, 8), gpu), "simt gemm 128x128").pipe_flops ==
-          Approx(2.0 * 128 * 128 * 8));
-    CHECK(kernel_named(models::gemm_options(fp32_gemm(4096, 4096, 9), gpu), "simt gemm 128x128").pipe_flops ==
-          Approx(2.0 * 128 * 128 * 16));
+    CHECK(test::named_kernel(models::gemm_options(test::gemm_shape(4096, 4096, 8, DataType::fp32), gpu),
+                             "simt gemm 128x128")
+              .pipe_flops == Approx(2.0 * 128 * 128 * 8));
+    CHECK(test::named_kernel(models::gemm_options(test::gemm_shape(4096, 4096, 9, DataType::fp32), gpu),
+                             "simt gemm 128x128")
+              .pipe_flops == Approx(2.0 * 128 * 128 * 16));
   }
 }

@@ -9,6 +9,7 @@
 #include "device/device.h"
 #include "models/gemm_model.h"
 #include "models/op_model.h"
+#include "support/gemm_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
@@ -16,11 +17,7 @@ using namespace gpucast;
 namespace {
 // The shape GemmModel gives a 16-bit align1 GEMM (the sm75 fallback).
 models::GemmShape fallback(double m, double n, double k) {
-  models::GemmShape g;
-  g.m = m;
-  g.n = n;
-  g.k = k;
-  g.in = g.out = DataType::bf16;
+  models::GemmShape g = test::gemm_shape(m, n, k);
   g.warp_mma = g.unaligned_fallback = g.register_staged = g.exposed_epilogue = true;
   g.cluster_multicast = false;
   return g;

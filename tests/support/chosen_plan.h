@@ -26,7 +26,16 @@ inline const models::KernelPlan& option_kernel(const std::vector<models::PlanOpt
   throw std::runtime_error("no option ending in '" + suffix + "'");
 }
 
-// The same for `op` planned on the default built GPU.
+// The first kernel of the option named exactly `name`, by value (callers may pass the options as a
+// temporary); throws when no option has that name.
+inline models::KernelPlan named_kernel(const std::vector<models::PlanOption>& options,
+                                       const std::string& name) {
+  for (const auto& o : options)
+    if (o.name == name) return o.kernels.front();
+  throw std::runtime_error("no option '" + name + "'");
+}
+
+// The same as option_kernel for `op` planned on the default built GPU.
 inline models::KernelPlan option_kernel(const wl::Op& op, const std::string& suffix) {
   return option_kernel(models::plan_op(op, device::Device(gpu_builder{}.build())), suffix);
 }

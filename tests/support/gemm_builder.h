@@ -3,6 +3,7 @@
 // gemm_builder{}.mnk(4096, 4096, 127).dtype(DataType::fp16).transpose_b().build(), or the shorthand
 // gemm_op(m, n, k, dtype) for the plain row-major case.
 // Defaults: 4096 x 4096 x 4096, bf16 in and out, no transposes, batch 1.
+#include "models/gemm_model.h"
 #include "workloads/ops/gemm.h"
 
 namespace gpucast::test {
@@ -31,6 +32,17 @@ class gemm_builder {
 // A row-major m x n x k GEMM of one type.
 [[nodiscard]] inline wl::GemmOp gemm_op(wl::Count m, wl::Count n, wl::Count k, DataType t = DataType::bf16) {
   return gemm_builder{}.mnk(m, n, k).dtype(t).build();
+}
+
+// The GEMM model's own shape (models::GemmShape) of a row-major m x n x k GEMM of one type, for
+// tests that call models::gemm_options directly; a test sets the flags it is about on the result.
+[[nodiscard]] inline models::GemmShape gemm_shape(double m, double n, double k, DataType t = DataType::bf16) {
+  models::GemmShape g;
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.in = g.out = t;
+  return g;
 }
 
 }  // namespace gpucast::test
