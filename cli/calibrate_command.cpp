@@ -62,8 +62,8 @@ void add_calibrate_command(CLI::App& app, AppContext& ctx) {
   cmd->add_option("--bench", opts->bench, "path to gpucast-microbench");
   cmd->add_option("-o,--out", opts->out, "profile to write (default hardware/calibrated/<gpu>.toml)");
   cmd->add_option("--adjust", opts->adjust,
-                  "hand-set values that replace fitted ones, each with its evidence (TOML; see "
-                  "calibration/adjustments.h)");
+                  "hand-set values that replace fitted ones, each with its evidence (TOML; "
+                  "docs/hardware-format.md, [calibration])");
   cmd->add_flag("--quick", opts->quick, "fewer repetitions (a rough profile in about a minute)");
   cmd->add_flag("--no-framework", opts->no_framework, "skip the PyTorch launch-cost probe");
   add_output_options(cmd, opts->report, false);
