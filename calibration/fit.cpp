@@ -173,6 +173,16 @@ class Fitter {
         "mean of read, write and cudaMemcpy D2D over 1 GiB: " + reports::sig3(dram_gbps_) + " GB/s of " +
             reports::sig3(g_.memory.bandwidth_gbps),
         true);
+    // The copy engines move a device-to-device cudaMemcpy at their own rate, apart from what kernels
+    // stream (models/memory_op_models.cpp, CopyModel).
+    const auto copies = records(mb_, "dram_memcpy_d2d");
+    if (copies.empty()) return missing("device-to-device memcpy rate");
+    double copy_gbps = 0;
+    for (const auto* r : copies) copy_gbps += num(*r, "gbps") / double(copies.size());
+    set("efficiency.copy_engine", copy_gbps / g_.memory.bandwidth_gbps,
+        "cudaMemcpy D2D over 1 GiB: " + reports::sig3(copy_gbps) + " GB/s of " +
+            reports::sig3(g_.memory.bandwidth_gbps),
+        true);
   }
 
   void inflight() {

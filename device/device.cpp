@@ -35,6 +35,7 @@ Device::Device(const hw::GpuSpec& g)
 
   const double us_per_cycle = 1.0 / clock_mhz_;
   rates_.dram = g.memory.bandwidth_gbps * kBytesPerUsPerGbps * g.efficiency.dram_bandwidth;
+  rates_.copy_engine = g.memory.bandwidth_gbps * kBytesPerUsPerGbps * g.efficiency.copy_engine;
   rates_.l2 = g.cache.l2_bandwidth_gbps * kBytesPerUsPerGbps * g.efficiency.l2_bandwidth;
   rates_.sm_dram = g.memory.sm_bandwidth_gbps * kBytesPerUsPerGbps;
   rates_.sm_l2 = g.cache.sm_l2_bandwidth_gbps * kBytesPerUsPerGbps;

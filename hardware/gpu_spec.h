@@ -106,6 +106,7 @@ struct CloudOffer {
 // Achievable fractions of the peaks above; calibration fits them, architecture files default them.
 struct EfficiencySpec {
   double dram_bandwidth = 0;
+  double copy_engine = 0;  // device-to-device cudaMemcpy rate over memory.bandwidth_gbps
   double l2_bandwidth = 0;
   double fp32 = 0;
   double fp64 = 0;

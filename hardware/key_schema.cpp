@@ -83,11 +83,13 @@ const std::vector<KeyDef>& gpu_keys() {
       {"sm.sustained_clock_mhz", K::number, "MHz", kOpt, R::positive,
        "SM clock held under sustained load (default: boost_clock_mhz); converts cycle latencies to time"},
       {"sm.warp_size", K::integer, "threads", kOpt, R::positive,
-       "threads that execute together: 32 per NVIDIA warp, 64 per AMD CDNA wavefront (default from the architecture)"},
+       "threads that execute together: 32 per NVIDIA warp, 64 per AMD CDNA wavefront (default from the "
+       "architecture)"},
       {"sm.max_threads", K::integer, "threads", kReq, R::positive, "resident threads per SM"},
       {"sm.max_blocks", K::integer, "blocks", kReq, R::positive, "resident thread blocks per SM"},
       {"sm.registers_kb", K::number, "KB", kReq, R::positive, "register file per SM"},
-      {"sm.shared_memory_kb", K::number, "KB", kReq, R::positive, "maximum configurable shared memory per SM"},
+      {"sm.shared_memory_kb", K::number, "KB", kReq, R::positive,
+       "maximum configurable shared memory per SM"},
       {"sm.register_allocation_unit", K::integer, "registers", kOpt, R::positive,
        "registers are allocated to a warp in multiples of this many; default from the architecture"},
       {"sm.shared_memory_reserved_per_block_bytes", K::integer, "bytes", kOpt, R::non_negative,
@@ -101,7 +103,8 @@ const std::vector<KeyDef>& gpu_keys() {
       {"compute.sfu_tops", K::number, "Tops/s", kOpt, R::positive,
        "special-function unit throughput (exp, rsqrt); default from the architecture's ops per clock per SM"},
       {"compute.tensor_tile_rows", K::integer, "rows", kOpt, R::positive,
-       "rows of the narrowest tensor-core instruction tile a library kernel issues efficiently; default from the "
+       "rows of the narrowest tensor-core instruction tile a library kernel issues efficiently; default from "
+       "the "
        "architecture"},
       {"compute.tensor_tflops.tf32", K::number, "TFLOP/s", kOpt, R::positive, "dense TF32 tensor-core peak"},
       {"compute.tensor_tflops.fp16", K::number, "TFLOP/s", kOpt, R::positive,
@@ -120,7 +123,8 @@ const std::vector<KeyDef>& gpu_keys() {
       {"memory.type", K::string, "", kReq, R::none, "memory technology, e.g. HBM3"},
       {"memory.bus_width_bits", K::integer, "bits", kReq, R::positive, "memory bus width"},
       {"memory.data_rate_gbps", K::number, "Gbit/s", kOpt, R::positive,
-       "data rate per pin; bandwidth_gbps should be bus_width_bits / 8 x data_rate_gbps (the catalog test checks 5%)"},
+       "data rate per pin; bandwidth_gbps should be bus_width_bits / 8 x data_rate_gbps (the catalog test "
+       "checks 5%)"},
       {"memory.bandwidth_gbps", K::number, "GB/s", kReq, R::positive, "peak DRAM bandwidth (10^9 bytes/s)"},
       {"memory.sm_bandwidth_gbps", K::number, "GB/s", kOpt, R::positive,
        "most DRAM bandwidth one SM can draw (its outstanding-miss limit); default from the architecture"},
@@ -143,14 +147,16 @@ const std::vector<KeyDef>& gpu_keys() {
       {"latency.l1_cycles", K::number, "cycles", kReq, R::positive, "L1 hit latency (pointer chase)"},
       {"latency.shared_cycles", K::number, "cycles", kReq, R::positive, "shared-memory load latency"},
       {"latency.first_touch_us", K::number, "us", kOpt, R::positive,
-       "extra time of a kernel's first DRAM access after an L2 flush (TLB walk and DRAM); default from the architecture"},
+       "extra time of a kernel's first DRAM access after an L2 flush (TLB walk and DRAM); default from the "
+       "architecture"},
 
       {"launch.kernel_us", K::number, "us", kReq, R::positive,
        "GPU-side cost of one kernel launch: an empty kernel timed with events, launches queued"},
       {"launch.host_eager_us", K::number, "us", kOpt, R::positive,
        "host time to issue one kernel from an eager framework (default from architecture file)"},
       {"launch.host_library_us", K::number, "us", kOpt, R::non_negative,
-       "extra host time of an eager library op (GEMM, attention, convolution, norm, embedding) over a pointwise "
+       "extra host time of an eager library op (GEMM, attention, convolution, norm, embedding) over a "
+       "pointwise "
        "one: framework dispatch and library setup (default from architecture file)"},
       {"launch.host_attention_decode_us", K::number, "us", kOpt, R::non_negative,
        "host time of an eager decode-attention call (the library's split-KV path) per call; default from the "
@@ -158,13 +164,15 @@ const std::vector<KeyDef>& gpu_keys() {
       {"launch.blocks_per_us", K::number, "blocks/us", kOpt, R::positive,
        "thread blocks the GPU's work distributor starts per microsecond (default from architecture file)"},
       {"launch.queued_kernel_us", K::number, "us", kOpt, R::positive,
-       "GPU-side cost of each further kernel queued back to back on a stream (default from architecture file)"},
+       "GPU-side cost of each further kernel queued back to back on a stream (default from architecture "
+       "file)"},
       {"launch.graph_kernel_us", K::number, "us", kOpt, R::positive,
        "GPU-side cost per kernel inside a CUDA graph replay (default from architecture file)"},
 
       {"host.pcie_gbps", K::number, "GB/s", kReq, R::positive,
        "host link bandwidth per direction (PCIe, or NVLink-C2C on Grace superchips)"},
-      {"host.link", K::string, "", kOpt, R::none, "what the host link is, e.g. \"PCIe 5.0 x16\" or \"NVLink-C2C\""},
+      {"host.link", K::string, "", kOpt, R::none,
+       "what the host link is, e.g. \"PCIe 5.0 x16\" or \"NVLink-C2C\""},
       {"host.transfer_latency_us", K::number, "us", kOpt, R::positive,
        "fixed cost of one host<->device copy on the copy engine (default from architecture file)"},
       {"interconnect.nvlink_gbps", K::number, "GB/s", kReq, R::non_negative,
@@ -186,6 +194,9 @@ const std::vector<KeyDef>& gpu_keys() {
 
       {"efficiency.dram_bandwidth", K::number, "fraction", kOpt, R::fraction,
        "share of memory.bandwidth_gbps a large streaming kernel sustains"},
+      {"efficiency.copy_engine", K::number, "fraction", kOpt, R::fraction,
+       "share of memory.bandwidth_gbps a large device-to-device cudaMemcpy sustains (the copy engines, "
+       "reading and writing)"},
       {"efficiency.l2_bandwidth", K::number, "fraction", kOpt, R::fraction,
        "share of cache.l2_bandwidth_gbps a kernel with an L2-resident working set sustains"},
       {"efficiency.fp32", K::number, "fraction", kOpt, R::fraction,

@@ -30,11 +30,6 @@ constexpr double kGenericGatherItemsPerThread = 8;
 constexpr int kEmbeddingRegisters = 32;
 constexpr double kEmbeddingInstructionsPerElement = 6;
 constexpr double kEmbeddingFixedCycles = 300;
-// cudaMemcpy device-to-device streams at this share of the description's DRAM rate (the mean of the
-// read, write and memcpy microbenchmarks): the calibration's 1 GiB memcpy ran at 3,007 of 3,056 GB/s
-// on the H100 and 4,254 of 4,308 GB/s on the H200 (hardware/calibrated/*.microbench.json,
-// dram_memcpy_d2d; measured).
-constexpr double kMemcpyShareOfDramRate = 0.985;
 // A custom kernel as a well-written one launches it: 8 blocks per SM of 256 threads, 64 registers each
 // (assumption).
 constexpr double kCustomBlocksPerSm = 8;
@@ -107,14 +102,14 @@ std::vector<PlanOption> CopyModel::plan(const wl::Op& op, const device::Device& 
     // cudaMemcpyAsync device-to-device runs on a copy engine, not as a kernel (the profiler lists
     // "Memcpy DtoD (Device -> Device)", a memcpy activity): no blocks to dispatch, no kernel's fixed
     // work, no SM's share of the DRAM rate. The engine reads the source and writes the destination at
-    // its own sustained rate after the first read's round trip.
+    // its own sustained rate (the description's efficiency.copy_engine) after the first read's round trip.
     KernelPlan k;
     k.name = "copy engine device->device";
     k.blocks = 1;
     k.threads = gpu.warp_size();  // nominal: the copy engine runs it, not the SMs
     k.reads_dram = c.bytes > 0;
     const double first_read_us = c.bytes > 0 ? gpu.latency().dram : 0;
-    k.extra_us = first_read_us + 2 * c.bytes / (kMemcpyShareOfDramRate * gpu.rates().dram);
+    k.extra_us = first_read_us + 2 * c.bytes / gpu.rates().copy_engine;
     return {PlanOption{k.name, {k}, 0}};
   }
   KernelPlan k;

@@ -1,6 +1,7 @@
 // A device-to-device copy (cudaMemcpyAsync, models/memory_op_models.cpp) is a copy-engine activity,
 // not a kernel: no blocks on the SMs, the first read's DRAM round trip, then both directions' bytes at
-// the memcpy's share of the DRAM rate; an empty copy has no first read.
+// the description's copy-engine rate (efficiency.copy_engine of memory.bandwidth_gbps, its own figure:
+// not the kernels' DRAM rate); an empty copy has no first read.
 #include <catch2/catch.hpp>
 
 #include "models/memory_op_models.h"
@@ -25,7 +26,8 @@ SCENARIO("a device-to-device copy runs on the copy engine, not the SMs") {
 
 SCENARIO("the copy engine waits one DRAM round trip, then moves both directions at the memcpy rate") {
   const device::Device gpu = test::gpu_builder{}.build();
-  const double rate = 0.985 * gpu.rates().dram;  // bytes per us
+  const double rate = gpu.rates().copy_engine;      // bytes per us
+  REQUIRE(rate == Approx(0.9 * gpu.rates().dram));  // the builder: copy_engine 0.9, dram_bandwidth 1.0
   GIVEN("one byte") {
     CHECK(copy_plan(1, gpu).extra_us == Approx(gpu.latency().dram + 2 / rate));
     CHECK(copy_plan(1, gpu).reads_dram);

@@ -21,6 +21,7 @@ gpu_builder::gpu_builder() {
       .set("launch.queued_kernel_us", "1.0")
       .set("launch.host_eager_us", "5.0")
       .set("efficiency.dram_bandwidth", "1.0")
+      .set("efficiency.copy_engine", "0.9")
       .set("efficiency.l2_bandwidth", "1.0")
       .set("efficiency.memory_parallelism", "1.0")
       .set("efficiency.tensor.bf16", "1.0")
