@@ -101,3 +101,14 @@ SCENARIO(
   CHECK(step_cycles_per_sm(two, 2) == Approx(step_cycles_per_sm(one, 1)));
   CHECK(step_cycles_per_sm(three, 3) > 1.5 * step_cycles_per_sm(one, 1));
 }
+
+SCENARIO("the 128x32 tile's FMA share lies between the fitted tiles' on the log of a thread's outputs") {
+  // 32x32 / 64 threads: 16 outputs, share 0.419; 256x64 / 128: 128 outputs, 0.621; 128x32 / 128: 32
+  // outputs, a third of the way on the log: 0.419 + 0.202 / 3. A step's warp cycles: 256 FMAs over it.
+  const device::Device gpu(test::gpu_builder{}.build());
+  const auto op = conv(1, 64, 139, 32, 3);  // 151 blocks of 128x32; 64 x 9 / 8 = 72 K steps
+  REQUIRE(models::fma_nchw_tile(op, gpu).m == 128);
+  const auto k = models::plan_op(op, gpu).front().kernels[2];
+  const double exposed_cycles = 91;
+  CHECK(k.fixed_cycles / 72 - exposed_cycles == Approx(256 / (0.419 + (0.621 - 0.419) / 3)));
+}
