@@ -193,8 +193,14 @@ PlanOption norm_backward_plan(const wl::RowOp& r, const device::Device& gpu) {
   const double iterations = std::ceil(hidden / (vec * k.threads * (vec > 1 ? 1 : kGradInputScalarUnroll)));
   k.dram_rounds = iterations;
   k.l2_rounds = iterations;
+  // More rows than fit at once: every later wave's blocks wait their own first load too (the
+  // kernel's fill pays only the first wave's), as in the forward norm, reduce and softmax kernels.
+  if (rows > resident_rows) k.dram_rounds += 1;
   // A vector of dY and of X per thread; the scalar kernel keeps its four unrolled loads in flight.
-  k.bytes_in_flight = k.threads * 2 * vec * e * (vec > 1 ? 1 : kGradInputScalarUnroll);
+  // Only threads with a vector of the row load one: a row shorter than a vector per thread (fewer
+  // than 512 columns of the vectorized kernel) keeps fewer in flight (as in the forward norm).
+  const double loading_threads = std::min(double(k.threads), std::ceil(hidden / vec));
+  k.bytes_in_flight = loading_threads * 2 * vec * e * (vec > 1 ? 1 : kGradInputScalarUnroll);
   k.fixed_cycles = 2 * block_reduce_cycles(k.threads, gpu);
   // Each step's arithmetic runs between its loads and the next step's loads (a warp issues in
   // order), so a thread's own instructions lie on the block's critical path beside its round trips:
