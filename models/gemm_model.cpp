@@ -165,6 +165,21 @@ constexpr double kEpilogueExposedShare = 0.5;
 // H200, catalog H200) fits less well than the whole drain (7.5 / 7.7 / 9.1 / 9.9%); charging
 // ping-pong tiles too fits worse (7.8 / 8.0 / 9.6 / 10.3%).
 constexpr double kCooperativeMinTileArea = 128 * 128;
+// A cooperative tile's output leaves through a TMA store from the shared-memory staging tile that
+// the next tile's epilogue reuses: part of each tile's DRAM write time, at the SM's share of the
+// device's DRAM rate, adds to its mainloop (the rest overlaps the next tile's loads). Short-K, large
+// GEMMs, whose output writes take as long as their MMAs, show it: dev split gemm-0733
+// (13824x5120x256 A^T, 192x192 coopB) -23 / -18% on the H100 / H200 before, gemm-0911 (8192x8192x128)
+// -6 / -14%, gemm-0164 (6704x4416x144 fp16) -6 / -14%; tuning sets 4096x4096x256 A^T -11 / -12%,
+// 11008x4096x256 A^T -12%: each kernel lasts about the longer of its MMA and write times plus 0.4x
+// the shorter. Fit on the dev split and the H100 tuning sets with the refit profiles (calibrated
+// H100 / catalog H100 / calibrated H200 / catalog H200 gemm MAPE; tuning / tuning2 calibrated): 0:
+// 6.73 / 6.78 / 7.97 / 9.10%, 10.08 / 9.56%; 0.15: 6.52 / 6.57 / 7.82 / 8.90%, 9.97 / 9.53%; 0.25:
+// 6.42 / 6.52 / 7.80 / 8.77%, 9.87 / 9.49%; 0.35: 6.45 / 6.61 / 7.88 / 8.77%, 9.88 / 9.47%; 0.5:
+// 6.53 / 6.80 / 8.02 / 8.95%, 9.96 / 9.50%. 0.25. cuBLAS's kernels only: cuDNN's convolution tiles
+// (GemmShape::tiles) keep their epilogue as it was (charging them moved the H100 dev conv2d MAPE
+// 7.34 -> 7.49%).
+constexpr double kCoopStoreExposedShare = 0.25;
 // Libraries never pick tiles more than twice the problem along a side (beyond 64).
 constexpr double kMaxTileOvershoot = 2;
 // The overshoot rule measures a problem side of at least the smallest tile side (8), and tiles up
@@ -511,11 +526,14 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
                                       k_exec * e_in);
       }
       k.startup_cycles = kStartupCycles;
-      // Cooperative kernels: the epilogue keeps the tensor cores idle after each K loop.
+      // Cooperative kernels: the epilogue keeps the tensor cores idle after each K loop, and cuBLAS's
+      // wait out a share of their output's DRAM store (kCoopStoreExposedShare).
       if (tensor && !warp_mma && area > kCooperativeMinTileArea) {
         const double mainloop_us = k.pipe_flops / (gpu.pipe_rate(pipe, g.in) * k.pipe_efficiency);
+        const double store_us =
+            g.tiles.empty() ? kCoopStoreExposedShare * out_tile_bytes / (gpu.rates().dram / sms) : 0.0;
         const double epilogue_us =
-            gpu.cycles_to_us(kTileFixedCycles + out_tile_bytes / kEpilogueBytesPerCycle);
+            gpu.cycles_to_us(kTileFixedCycles + out_tile_bytes / kEpilogueBytesPerCycle) + store_us;
         k.pipe_efficiency *= mainloop_us / (mainloop_us + epilogue_us);
       }
 
