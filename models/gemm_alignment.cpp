@@ -40,7 +40,8 @@ double gemm_alignment_efficiency(const wl::GemmOp& g) {
       align1 && g.transpose_b && g.dtype == DataType::bf16 &&
               std::fmod(static_cast<double>(gemm_leading_dims(g).b), vector_elements(g.dtype)) == 0
           ? kTransposedBBf16FallbackShare
-          : 1;
+      : align1 && g.transpose_b && g.dtype == DataType::fp16 ? kTransposedBFp16FallbackShare
+                                                             : 1;
   switch (g.dtype) {
     case DataType::bf16:
     case DataType::fp16:

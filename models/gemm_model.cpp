@@ -165,6 +165,21 @@ constexpr double kEpilogueExposedShare = 0.5;
 // H200, catalog H200) fits less well than the whole drain (7.5 / 7.7 / 9.1 / 9.9%); charging
 // ping-pong tiles too fits worse (7.8 / 8.0 / 9.6 / 10.3%).
 constexpr double kCooperativeMinTileArea = 128 * 128;
+// A cooperative tile's output leaves through a TMA store from the shared-memory staging tile that
+// the next tile's epilogue reuses: part of each tile's DRAM write time, at the SM's share of the
+// device's DRAM rate, adds to its mainloop (the rest overlaps the next tile's loads). Short-K, large
+// GEMMs, whose output writes take as long as their MMAs, show it: dev split gemm-0733
+// (13824x5120x256 A^T, 192x192 coopB) -23 / -18% on the H100 / H200 before, gemm-0911 (8192x8192x128)
+// -6 / -14%, gemm-0164 (6704x4416x144 fp16) -6 / -14%; tuning sets 4096x4096x256 A^T -11 / -12%,
+// 11008x4096x256 A^T -12%: each kernel lasts about the longer of its MMA and write times plus 0.4x
+// the shorter. Fit on the dev split and the H100 tuning sets with the refit profiles (calibrated
+// H100 / catalog H100 / calibrated H200 / catalog H200 gemm MAPE; tuning / tuning2 calibrated): 0:
+// 6.73 / 6.78 / 7.97 / 9.10%, 10.08 / 9.56%; 0.15: 6.52 / 6.57 / 7.82 / 8.90%, 9.97 / 9.53%; 0.25:
+// 6.42 / 6.52 / 7.80 / 8.77%, 9.87 / 9.49%; 0.35: 6.45 / 6.61 / 7.88 / 8.77%, 9.88 / 9.47%; 0.5:
+// 6.53 / 6.80 / 8.02 / 8.95%, 9.96 / 9.50%. 0.25. cuBLAS's kernels only: cuDNN's convolution tiles
+// (GemmShape::tiles) keep their epilogue as it was (charging them moved the H100 dev conv2d MAPE
+// 7.34 -> 7.49%).
+constexpr double kCoopStoreExposedShare = 0.25;
 // Libraries never pick tiles more than twice the problem along a side (beyond 64).
 constexpr double kMaxTileOvershoot = 2;
 // The overshoot rule measures a problem side of at least the smallest tile side (8), and tiles up
@@ -195,6 +210,24 @@ constexpr double kSegmentKMaxWaves = 2;
 // Compute capability that introduced wgmma and thread-block clusters (Hopper; CUDA programming
 // guide): below it mma.sync is the library path and no cluster multicasts.
 constexpr int kHopperCcMajor = 9;
+// Aligned tf32 GEMMs on Hopper: cuBLAS runs its sm90 wgmma kernels
+// (sm90_xmma_gemm_f32f32_tf32f32_f32_*_tilesize64x128x32_*, 64x64x32, 128x128x32, 128x256x32) only
+// for larger problems; small ones run CUTLASS's Ampere kernels on warp-level mma.sync
+// (cutlass_80_tensorop_s1688gemm_64x64_32x6_*_align4, 128x64_16x6, 64x64_16x6: CUTLASS 2.x, no
+// clusters, the epilogue after the K loop). In the H100 profiles (dev split and tuning sets) every
+// aligned tf32 GEMM of at most 0.37 GFLOP ran the sm80 kernels (512^3, 7840x184x128, 128^3 x64,
+// 64^3 x256, down to 64^3), every one of 0.82 GFLOP and more the sm90 ones (1568x256x1024, the 1x1
+// convolution tune-conv2d-0423; 1024^3, 952x352x3536, ...). Boundary: their geometric mean
+// (assumption).
+constexpr double kTf32Sm80MaxFlops = 0.55e9;
+// Those sm80 kernels run one 4-warp block per SM at these sizes, one warp per sub-partition: each K
+// step waits on its shared-memory fragment loads and the mma.sync chain instead of hiding them under
+// other warps (H100 profiles: 512^3 in 64x64 tiles, 64 blocks of 32 K steps of 16, takes 7.0 us
+// where its MMAs need under 2 us). Fit on the dev split (calibrated H100 / catalog H100 / calibrated
+// H200 / catalog H200 gemm MAPE) and the H100 tuning sets (-tuning / -tuning2, calibrated): 0 cycles
+// 6.91 / 6.91 / 8.21 / 9.28%, 10.13 / 9.83%; 200: 6.80 / 6.83 / 8.12 / 9.22%, 10.13 / 9.82%; 300:
+// 6.80 / 6.84 / 8.08 / 9.21%, 10.13 / 9.79%; 400: 6.94 / 6.98 / 8.22 / 9.35%, 10.13 / 9.80%. 300.
+constexpr double kTf32Sm80KStepCycles = 300;
 // cuBLAS's split-K writes each split's partial tile to its own slice of the workspace and sums them
 // in a separate cublasLt::splitKreduce_kernel: no workspace memset runs first (dev split and tuning
 // sets, H100: none of the 118 GEMMs whose profile holds a splitKreduce_kernel ran a Memset).
@@ -493,16 +526,21 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
                                       k_exec * e_in);
       }
       k.startup_cycles = kStartupCycles;
-      // Cooperative kernels: the epilogue keeps the tensor cores idle after each K loop.
+      // Cooperative kernels: the epilogue keeps the tensor cores idle after each K loop, and cuBLAS's
+      // wait out a share of their output's DRAM store (kCoopStoreExposedShare).
       if (tensor && !warp_mma && area > kCooperativeMinTileArea) {
         const double mainloop_us = k.pipe_flops / (gpu.pipe_rate(pipe, g.in) * k.pipe_efficiency);
+        const double store_us =
+            g.tiles.empty() ? kCoopStoreExposedShare * out_tile_bytes / (gpu.rates().dram / sms) : 0.0;
         const double epilogue_us =
-            gpu.cycles_to_us(kTileFixedCycles + out_tile_bytes / kEpilogueBytesPerCycle);
+            gpu.cycles_to_us(kTileFixedCycles + out_tile_bytes / kEpilogueBytesPerCycle) + store_us;
         k.pipe_efficiency *= mainloop_us / (mainloop_us + epilogue_us);
       }
 
       // The sm75 kernels' K steps wait on their narrow loads (kRegisterStagedKStepCycles).
       if (g.register_staged) k.fixed_cycles += kRegisterStagedKStepCycles * (k_per_split / tk);
+      // Kernels whose lone warps wait out each K step (GemmShape::k_step_cycles).
+      k.fixed_cycles += g.k_step_cycles * (k_per_split / tk);
       // Kernels without a warp-specialized epilogue store each tile after its K loop: the SMs'
       // tiles of a wave drain their outputs through DRAM while no K loop runs.
       if (g.exposed_epilogue) {
@@ -560,7 +598,17 @@ std::vector<PlanOption> GemmModel::plan(const wl::Op& op, const device::Device& 
     shape.fallback_wmma = shape.register_staged && g.dtype == DataType::fp16 &&
                           2 * shape.m * shape.n * shape.k * shape.batch <= kWmmaFallbackMaxFlops;
   }
-  shape.exposed_epilogue = shape.unaligned_fallback || g.dtype == DataType::fp32 || g.dtype == DataType::fp64;
+  // Small aligned tf32 GEMMs on Hopper: cuBLAS's sm80 mma.sync kernels (kTf32Sm80MaxFlops).
+  const bool small_tf32 = g.dtype == DataType::tf32 && !shape.unaligned_fallback &&
+                          gpu.cc_major() >= kHopperCcMajor &&
+                          2 * shape.m * shape.n * shape.k * shape.batch <= kTf32Sm80MaxFlops;
+  if (small_tf32) {
+    shape.warp_mma = true;
+    shape.cluster_multicast = false;
+    shape.k_step_cycles = kTf32Sm80KStepCycles;
+  }
+  shape.exposed_epilogue =
+      shape.unaligned_fallback || small_tf32 || g.dtype == DataType::fp32 || g.dtype == DataType::fp64;
   return gemm_options(shape, gpu);
 }
 

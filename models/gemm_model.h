@@ -44,6 +44,9 @@ struct GemmShape {
   // The fallback's sm75 kernels (16-bit, align1): two stages staged through registers, each K step
   // waiting on its narrow loads (gemm_model.cpp).
   bool register_staged = false;
+  // Serial cycles each K step of a block lasts at least (0: the K loop hides under its MMAs): cuBLAS's
+  // small tf32 kernels on Hopper, one warp per sub-partition (gemm_model.cpp).
+  double k_step_cycles = 0;
   // Small fp16 fallback GEMMs: cuBLAS's sm75 WMMA kernel, one warp per 32x32 tile (gemm_model.cpp).
   bool fallback_wmma = false;
   // cuBLAS's kernels without a warp-specialized epilogue (the SIMT kernels and the fallback's

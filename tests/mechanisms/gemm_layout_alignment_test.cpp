@@ -1,7 +1,7 @@
 // Each operand's leading dimension follows its layout (models/gemm_alignment.h): A's is k (m when A
 // is stored transposed), B's is n (k when B is stored transposed), C's is n; the GEMM is aligned
 // only when all three are whole 16-byte vectors. The fallback's class follows the alignment left
-// (odd: align1, even: align2) and, for bf16 align1, the layout of B.
+// (odd: align1, even: align2) and, for 16-bit align1, the layout of B.
 #include <catch2/catch.hpp>
 
 #include "models/gemm_alignment.h"
@@ -70,15 +70,26 @@ SCENARIO("16-bit even-but-unaligned GEMMs run the align2 fallback, faster than a
   CHECK(p.predict(gemm(8190, 8190, 8190)).duration_us < p.predict(gemm(8190, 8190, 8191)).duration_us);
 }
 
-SCENARIO("bf16 align1 with B stored transposed runs below the plain layout; fp16 and align2 do not") {
+SCENARIO("bf16 align1 with B stored transposed runs below the plain layout; align2 does not") {
   using models::gemm_alignment_efficiency;
   CHECK(gemm_alignment_efficiency(gemm(8192, 50257, 768, false, true)) ==
         Approx(models::kUnaligned16BitEfficiency * models::kTransposedBBf16FallbackShare));
   CHECK(gemm_alignment_efficiency(gemm(8192, 50257, 768, false, false)) ==
         Approx(models::kUnaligned16BitEfficiency));
-  CHECK(gemm_alignment_efficiency(gemm(8192, 50257, 768, false, true, DataType::fp16)) ==
-        Approx(models::kUnaligned16BitEfficiency));
   CHECK(gemm_alignment_efficiency(gemm(8192, 50258, 768, false, true)) ==
+        Approx(models::kEvenUnaligned16BitEfficiency));
+}
+
+SCENARIO("fp16 align1 with B stored transposed runs at its own share, whatever k; A^T and align2 do not") {
+  using models::gemm_alignment_efficiency;
+  const double b_t = models::kUnaligned16BitEfficiency * models::kTransposedBFp16FallbackShare;
+  CHECK(gemm_alignment_efficiency(gemm(8192, 50257, 768, false, true, DataType::fp16)) == Approx(b_t));
+  CHECK(gemm_alignment_efficiency(gemm(1021, 2039, 2039, false, true, DataType::fp16)) == Approx(b_t));
+  CHECK(gemm_alignment_efficiency(gemm(1021, 2039, 2039, false, false, DataType::fp16)) ==
+        Approx(models::kUnaligned16BitEfficiency));
+  CHECK(gemm_alignment_efficiency(gemm(1021, 2039, 2039, true, false, DataType::fp16)) ==
+        Approx(models::kUnaligned16BitEfficiency));
+  CHECK(gemm_alignment_efficiency(gemm(8192, 50258, 768, false, true, DataType::fp16)) ==
         Approx(models::kEvenUnaligned16BitEfficiency));
 }
 
