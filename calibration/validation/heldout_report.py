@@ -6,7 +6,8 @@ seed, every call the suite already had dropped. This script predicts those measu
 calibrated profile and the catalog entry of the GPU they were taken on and prints, per family, the
 MAPE, median error, bias and share within 10%; with a second run of the same set (`--second`), the
 noise between the two processes (mean absolute difference over the first run) and the MAPE against
-the cases whose runs agree within 10%.
+the cases whose runs agree within 10%; with a third (`-run3.json` beside the first), the MAPE against
+each case's median over the three.
 
 usage: python3 calibration/validation/heldout_report.py build/cli/gpucast \
            [--gpu h100-sxm] [--measured validation/h100-sxm/kernels-heldout.json] \
@@ -54,6 +55,8 @@ def main():
     path = a.measured or "validation/%s/kernels-heldout.json" % a.gpu
     second = a.second or path.replace(".json", "-run2.json")
     second_us = measured(second) if os.path.exists(os.path.join(ROOT, second)) else {}
+    third = path.replace(".json", "-run3.json")  # a third process on a third lease, when measured
+    third_us = measured(third) if os.path.exists(os.path.join(ROOT, third)) else {}
     for title, description in (("calibrated", "calibrated/" + a.gpu), ("catalog only", a.gpu)):
         cases = validate(a.gpucast, description, path)
         print("\n**%s, %s** (`%s` on `%s`, %d cases)\n" % (a.gpu, title, description, path, len(cases)))
@@ -72,6 +75,15 @@ def main():
                     / (0.5 * (c["measured_us"] + second_us[c["id"]])) for c in agree]
             print("\nAgainst the mean of the two runs, cases whose runs agree within 10%% (%d of %d): MAPE %.1f%%"
                   % (len(agree), len(cases), 100 * statistics.mean(abs(e) for e in errs)))
+        if second_us and third_us:
+            both = [c for c in cases if c["id"] in second_us and c["id"] in third_us]
+            errs = []
+            for c in both:
+                m = statistics.median([c["measured_us"], second_us[c["id"]], third_us[c["id"]]])
+                errs.append((c["predicted_us"] - m) / m)
+            print("\nAgainst each case's median over three runs (%d of %d cases): MAPE %.1f%%, bias %+.1f%%"
+                  % (len(both), len(cases), 100 * statistics.mean(abs(e) for e in errs),
+                     100 * statistics.mean(errs)))
         if title == "calibrated" and a.worst:
             print("\nWorst %d:\n" % a.worst)
             print("| case | shape | measured | predicted | error | predicted kernel | measured kernels |")
