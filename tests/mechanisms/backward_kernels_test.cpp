@@ -3,6 +3,7 @@
 
 #include "sim/op_predictor.h"
 #include "support/gpu_builder.h"
+#include "support/row_builder.h"
 
 using namespace gpucast;
 
@@ -20,13 +21,7 @@ sim::OpTiming embedding_backward(wl::Count vocab, wl::Count dim, wl::Count token
 }
 sim::OpTiming norm_backward(wl::Count hidden) {
   const sim::OpPredictor p(test::gpu_builder{}.build());
-  wl::RowOp r;
-  r.kind = wl::RowOpKind::layernorm;
-  r.rows = 4096;
-  r.cols = hidden;
-  r.dtype = DataType::bf16;
-  r.backward = true;
-  return p.rank_options(r).front();
+  return p.rank_options(test::row_builder{}.layernorm().rows(4096).cols(hidden).backward().build()).front();
 }
 }  // namespace
 

@@ -6,19 +6,16 @@
 
 #include "models/op_model.h"
 #include "support/gpu_builder.h"
+#include "support/row_builder.h"
 
 using namespace gpucast;
 
 namespace {
 models::KernelPlan gamma_beta(wl::Count rows) {
-  wl::RowOp r;
-  r.kind = wl::RowOpKind::layernorm;
-  r.rows = rows;
-  r.cols = 4096;
-  r.dtype = DataType::bf16;
-  r.backward = true;
   const device::Device gpu(test::gpu_builder{}.build());
-  return models::plan_op(r, gpu).front().kernels.at(1);
+  return models::plan_op(test::row_builder{}.layernorm().rows(rows).cols(4096).backward().build(), gpu)
+      .front()
+      .kernels.at(1);
 }
 }  // namespace
 

@@ -10,6 +10,7 @@
 #include "device/device.h"
 #include "sim/op_predictor.h"
 #include "support/gpu_builder.h"
+#include "support/row_builder.h"
 
 using namespace gpucast;
 
@@ -20,13 +21,9 @@ constexpr double kStatsBytes = 8;    // mean and rstd per row (fp32)
 
 sim::KernelTiming weight_gradient(const device::Device& gpu, wl::Count rows) {
   const sim::OpPredictor p(gpu);
-  wl::RowOp r;
-  r.kind = wl::RowOpKind::layernorm;
-  r.rows = rows;
-  r.cols = kCols;
-  r.dtype = DataType::bf16;
-  r.backward = true;
-  return p.rank_options(r).front().kernels.at(1);
+  return p.rank_options(test::row_builder{}.layernorm().rows(rows).cols(kCols).backward().build())
+      .front()
+      .kernels.at(1);
 }
 }  // namespace
 

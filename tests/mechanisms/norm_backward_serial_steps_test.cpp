@@ -6,6 +6,7 @@
 #include "device/device.h"
 #include "models/op_model.h"
 #include "support/gpu_builder.h"
+#include "support/row_builder.h"
 
 using namespace gpucast;
 
@@ -17,12 +18,7 @@ constexpr double kLayerNormInstructions = 20;
 constexpr double kRmsNormInstructions = 14;
 
 models::KernelPlan grad_input(const device::Device& gpu, wl::RowOpKind kind) {
-  wl::RowOp r;
-  r.kind = kind;
-  r.rows = 1;
-  r.cols = kCols;
-  r.dtype = DataType::fp32;
-  r.backward = true;
+  const auto r = test::row_builder{}.kind(kind).rows(1).cols(kCols).dtype(DataType::fp32).backward().build();
   return models::plan_op(r, gpu).front().kernels.at(0);
 }
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "models/row_models.h"
 #include "support/gpu_builder.h"
+#include "support/row_builder.h"
 
 using namespace gpucast;
 
@@ -13,12 +14,8 @@ namespace {
 
 std::vector<models::KernelPlan> backward_kernels(const device::Device& gpu, wl::RowOpKind kind,
                                                  wl::Count rows, wl::Count cols) {
-  wl::RowOp r;
-  r.kind = kind;
-  r.rows = rows;
-  r.cols = cols;
-  r.dtype = DataType::bf16;
-  r.backward = true;
+  const auto r =
+      test::row_builder{}.kind(kind).rows(rows).cols(cols).dtype(DataType::bf16).backward().build();
   return models::RowOpModel{}.plan(wl::Op{r}, gpu).at(0).kernels;
 }
 

@@ -5,19 +5,16 @@
 
 #include "sim/op_predictor.h"
 #include "support/gpu_builder.h"
+#include "support/row_builder.h"
 
 using namespace gpucast;
 
 namespace {
 sim::KernelTiming grad_input(wl::Count hidden, DataType t) {
   const sim::OpPredictor p(test::gpu_builder{}.build());
-  wl::RowOp r;
-  r.kind = wl::RowOpKind::rmsnorm;
-  r.rows = 1;
-  r.cols = hidden;
-  r.dtype = t;
-  r.backward = true;
-  return p.rank_options(r).front().kernels.at(0);
+  return p.rank_options(test::row_builder{}.rmsnorm().rows(1).cols(hidden).dtype(t).backward().build())
+      .front()
+      .kernels.at(0);
 }
 }  // namespace
 

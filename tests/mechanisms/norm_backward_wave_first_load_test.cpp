@@ -5,18 +5,15 @@
 
 #include "models/row_models.h"
 #include "support/gpu_builder.h"
+#include "support/row_builder.h"
 
 using namespace gpucast;
 
 namespace {
 
 models::KernelPlan grad_input(const device::Device& gpu, wl::Count rows, wl::Count cols) {
-  wl::RowOp r;
-  r.kind = wl::RowOpKind::layernorm;
-  r.rows = rows;
-  r.cols = cols;
-  r.dtype = DataType::fp32;
-  r.backward = true;
+  const auto r =
+      test::row_builder{}.layernorm().rows(rows).cols(cols).dtype(DataType::fp32).backward().build();
   return models::RowOpModel{}.plan(wl::Op{r}, gpu).at(0).kernels.at(0);
 }
 

@@ -1,0 +1,33 @@
+#pragma once
+// Builds row-wise ops (reductions, softmax, layer and RMS norm, batch norm) for tests, so a test names
+// only what it is about: row_builder{}.rmsnorm().rows(1).cols(4096).dtype(DataType::fp32).backward().
+// Defaults: a layer norm forward over 4096 rows of 4096 bf16 columns.
+#include "workloads/ops/row.h"
+
+namespace gpucast::test {
+
+class row_builder {
+ public:
+  row_builder& kind(wl::RowOpKind k) { return op_.kind = k, *this; }
+  row_builder& layernorm() { return kind(wl::RowOpKind::layernorm); }
+  row_builder& rmsnorm() { return kind(wl::RowOpKind::rmsnorm); }
+  row_builder& rows(wl::Count n) { return op_.rows = n, *this; }
+  row_builder& cols(wl::Count n) { return op_.cols = n, *this; }
+  row_builder& dtype(DataType t) { return op_.dtype = t, *this; }
+  row_builder& backward(bool on = true) { return op_.backward = on, *this; }
+  row_builder& training(bool on = true) { return op_.training = on, *this; }
+  [[nodiscard]] wl::RowOp build() const { return op_; }
+
+ private:
+  wl::RowOp op_ = defaults();
+  static wl::RowOp defaults() {
+    wl::RowOp op;
+    op.kind = wl::RowOpKind::layernorm;
+    op.rows = 4096;
+    op.cols = 4096;
+    op.dtype = DataType::bf16;
+    return op;
+  }
+};
+
+}  // namespace gpucast::test
