@@ -25,7 +25,7 @@ constexpr double kImplicitGemmEfficiency = 0.80;
 // GEMM rate. Rescanned on the dev split after the limiter (0.80 / 0.85 / 0.90: sum of the four
 // descriptions' conv2d MAPE 65.7 / 65.5 / 65.8; 1.0 before the limiter, 1.0 after it: 67.0).
 // Rescanned on the dev split once the L2 serves these kernels' bulk copies faster
-// (kSm90BulkCopyL2RateOverBenchmark below), which left the compute-bound kernels the residual
+// (kBulkCopyL2RateOverBenchmark, sim/kernel_timer.cpp), which left the compute-bound kernels the residual
 // (conv2d-0329, -1133 too slow; conv2d-1112 too fast, a tile cuDNN picks that the model does not).
 // Conv2d MAPE calibrated H100 / catalog H100 / calibrated H200 / catalog H200, the H200 cases whose
 // two runs disagree by more than 25% judged on the faster run (the first run's host artifacts):
@@ -123,20 +123,6 @@ constexpr double kLineBytes = 128;
 constexpr double kUnalignedRowGatherCyclesPerByte = 1.0 / 8.25;
 // The sm90 kernels run on compute capability 9 and later (their sm90_ prefix; library fact).
 constexpr int kSm90CcMajor = 9;
-// cuDNN's sm90 kernels fetch their operand tiles with TMA bulk copies straight into shared memory,
-// while the description's L2 rate is the calibration's re-read benchmark of ordinary loads: the L2
-// serves the bulk copies faster than that. Evidence, dev split: the one L2-bound multi-wave case,
-// conv2d-0357 (256x64 tiles, 23 waves, its A gathers and multicast filter tiles about 2.2 GB of L2
-// reads), runs 250 us on the H100 and 222 us on the H200 (run 2), 1.18x and 1.17x the calibrated L2
-// rates (7.3 and 8.3 TB/s), and its H100 / H200 ratio (1.127) is the ratio of those two rates (1.131):
-// the kernel is bound by the L2 rate, at a fixed multiple of the benchmark's. The sub-wave L2-bound
-// kernels of the tuning sets agree (kernels-tuning.json and kernels-tuning2.json, H100, all dev:
-// tune-conv2d-0426, -0428, -0474 model 15-34% slow at the benchmark rate). Scanned on the dev split
-// (conv2d MAPE calibrated H100 / catalog H100 / calibrated H200 run 2 / catalog H200 run 2): 1.0
-// 8.43/8.57/6.67/7.54%, 1.06 8.07/8.20/6.59/7.00%, 1.1 8.01/8.12/6.50/6.98%, 1.14 8.01/8.12/6.46/7.00%,
-// 1.18 8.12/8.23/6.48/6.99%, 1.25 8.48/8.56/6.86/6.92%: 1.1, the low end of the flat optimum (the
-// tuning sets: 12.8 -> 12.3% and 10.1 -> 10.0% calibrated).
-constexpr double kSm90BulkCopyL2RateOverBenchmark = 1.1;
 // cuDNN launches a small Memset ahead of its sm90 implicit-GEMM kernels whose grids run more than two
 // waves of tiles (segment-K off): every such profile in the dev and calibration splits and the tuning
 // sets shows it (conv2d-0322, -0357, -0360, -1130, -1139, -1152; tune-conv2d-0428, -0446, -0449, -0479;
@@ -335,10 +321,11 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& 
   const bool sm90_kernels =
       choice.algorithm == ConvAlgorithm::implicit_precomp_gemm && gpu.cc_major() >= kSm90CcMajor;
   for (auto& option : options) {
-    // The sm90 kernels' operand traffic (not the sm80 mma.sync kernels' cp.async loads beside them).
+    // cuDNN's sm90 kernels fetch their operand tiles with TMA bulk copies straight into shared memory
+    // (sim/kernel_timer.cpp times them); not the sm80 mma.sync kernels' cp.async loads beside them.
     if (sm90_kernels)
       for (auto& k : option.kernels)
-        if (k.pipe == Pipe::tensor) k.l2_bytes /= kSm90BulkCopyL2RateOverBenchmark;
+        if (k.pipe == Pipe::tensor) k.bulk_async_loads = true;
     option.name = family + option.name;
     if (sm90_kernels) {
       const auto main = std::find_if(option.kernels.begin(), option.kernels.end(),

@@ -73,10 +73,6 @@ SCENARIO("two 64-row tiles along M multicast the filter tile; one tile along M r
   // 16-wide one; the A tile gathers only those (conv_padding_taps_test.cpp).
   const double a_two = 64.0 * (22.0 / 24) * (46.0 / 48);
   const double a_one = 64.0 * (22.0 / 24) * (22.0 / 24);
-  // The sm90 kernels' bulk copies are charged at 1 / 1.1 of their bytes (conv_bulk_copy_l2_test.cpp).
-  const double bulk = 1.1;
-  CHECK(l2_bytes_of(models::plan_op(two, gpu), ": gemm 64x64") ==
-        Approx(((a_two + 32) * k_exec * 2 + out) / bulk));
-  CHECK(l2_bytes_of(models::plan_op(one, gpu), ": gemm 64x64") ==
-        Approx(((a_one + 64) * k_exec * 2 + out) / bulk));
+  CHECK(l2_bytes_of(models::plan_op(two, gpu), ": gemm 64x64") == Approx((a_two + 32) * k_exec * 2 + out));
+  CHECK(l2_bytes_of(models::plan_op(one, gpu), ": gemm 64x64") == Approx((a_one + 64) * k_exec * 2 + out));
 }

@@ -17,8 +17,6 @@ namespace {
 wl::Conv2dOp one_tile(wl::Count channels) {
   return test::conv_builder{}.batch(1).channels(channels).image(10).filters(64).kernel(3).pad(0).build();
 }
-// The sm90 kernels' bulk copies are charged at 1 / 1.1 of their bytes (conv_bulk_copy_l2_test.cpp).
-constexpr double kBulkCopy = 1.1;
 constexpr double kOutBytes = 64.0 * 64 * 2;
 }  // namespace
 
@@ -27,8 +25,8 @@ SCENARIO("56 channels run one 64-channel K step a tap but load 56 of its channel
   const auto c56 = test::option_kernel(one_tile(56), ": gemm 64x64");
   const auto c64 = test::option_kernel(one_tile(64), ": gemm 64x64");
   CHECK(c56.pipe_flops == Approx(c64.pipe_flops));
-  CHECK(c64.l2_bytes * kBulkCopy == Approx((64.0 + 64) * 576 * 2 + kOutBytes));
-  CHECK(c56.l2_bytes * kBulkCopy == Approx((64.0 * 56 / 64 + 64) * 576 * 2 + kOutBytes));
+  CHECK(c64.l2_bytes == Approx((64.0 + 64) * 576 * 2 + kOutBytes));
+  CHECK(c56.l2_bytes == Approx((64.0 * 56 / 64 + 64) * 576 * 2 + kOutBytes));
 }
 
 SCENARIO("the sm80 kernel's 32-channel steps count their own zero channels") {
