@@ -45,8 +45,7 @@ constexpr double kWarpIssueFraction = 0.5;
 // rate). Scanned on the dev split, conv2d MAPE (calibrated H100 / catalog H100 / calibrated H200 run 2 /
 // catalog H200 run 2): 1.0 8.43/8.57/6.67/7.54%, 1.06 8.07/8.20/6.59/7.00%, 1.1 8.01/8.12/6.50/6.98%,
 // 1.14 8.01/8.12/6.46/7.00%, 1.18 8.12/8.23/6.48/6.99%, 1.25 8.48/8.56/6.86/6.92%: 1.1, the low end of
-// the flat optimum (the
-// tuning sets: 12.8 -> 12.3% and 10.1 -> 10.0% calibrated).
+// the flat optimum (the tuning sets: 12.8 -> 12.3% and 10.1 -> 10.0% calibrated).
 // Fitted on convolutions only; the attention forward took it when its TMA flag moved here (one home
 // for how bulk copies are timed), dev and tuning-set attention MAPE unchanged on all four descriptions (its
 // TMA kernels are not L2-bound), and convolutions no longer held to one SM's ordinary-load DRAM draw either:
