@@ -58,6 +58,16 @@ constexpr double kFallbackSmallProblem = 256;
 // split-K pricing chooses (profiled library behaviour; the boundary is an assumption).
 constexpr double kFallbackSplitMaxFill = 0.5;
 constexpr double kFallbackSplitFillTileSide = 64;
+// cuBLAS's fp32 SIMT GEMMs (no TF32) split K on the same rule as the sm75 fallback, below a
+// quarter of the SMs: in the H100 dev split and tuning sets 18 of the 20 fp32 GEMMs whose 64x64
+// tiles fill under 33 SMs ran a split (a cublasLt::splitKreduce_kernel after
+// cutlass_80_simt_sgemm_*, or a second sm80_xmma_gemm_f32f32_* reduction launch), even at 2-8 K
+// steps of 8 (277x21x23, 629x143x35, 373x187x55, 159x331x61, 944x48x16); the two that did not ran
+// the 32x32 xmma kernel (251x251x127, 32x1608x48). Between a quarter and half of the SMs 3 of 4 split
+// but 2319x53x41 (37 tiles) ran unsplit; forcing the split there too made the dev split's gemm MAPE
+// worse (its 6.9 us became 11.5 us): the boundary is fit on the dev split and tuning sets. Above it
+// the split options compete on time (GemmShape::split_max_fill).
+constexpr double kFp32SplitMaxFill = 0.25;
 // SIMT (FP64 without tensor cores) tiles. Library fact: CUTLASS SIMT GEMM instances
 // (cutlass_simt_sgemm_<tm>x<tn>_8x*).
 constexpr Tile kSimtTiles[] = {{256, 128}, {128, 256}, {128, 128}, {128, 64},
@@ -433,12 +443,12 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
     // K steps the kernel executes: implicit GEMM pads each filter tap to whole K steps
     // (k_padding_factor), so the executed depth is k x factor, rounded to the step once.
     const double k_steps_total = ceil_div(g.k * g.k_padding_factor, tk);
-    // The sm75 fallback's heuristic splits K whenever its 64x64 tiles fill under kFallbackSplitMaxFill
-    // of the SMs (down to one K step per split), and never runs those grids unsplit.
+    // cuBLAS's sm75 fallback and fp32 SIMT heuristics split K whenever 64x64 tiles fill under
+    // g.split_max_fill of the SMs (down to one K step per split), and never run those grids unsplit.
     const bool forced_split =
-        g.register_staged && !g.fallback_wmma && g.split_k &&
+        g.split_k &&
         ceil_div(g.m, kFallbackSplitFillTileSide) * ceil_div(g.n, kFallbackSplitFillTileSide) * g.batch <
-            kFallbackSplitMaxFill * sms &&
+            g.split_max_fill * sms &&
         k_steps_total >= 2;
     const double min_steps = forced_split ? 1.0 : kMinKStepsPerSplit;
     for (double split : kSplitKFactors) {
@@ -597,6 +607,7 @@ std::vector<PlanOption> GemmModel::plan(const wl::Op& op, const device::Device& 
     shape.register_staged = gemm_fallback_is_sm75_align1(g);
     shape.fallback_wmma = shape.register_staged && g.dtype == DataType::fp16 &&
                           2 * shape.m * shape.n * shape.k * shape.batch <= kWmmaFallbackMaxFlops;
+    if (shape.register_staged && !shape.fallback_wmma) shape.split_max_fill = kFallbackSplitMaxFill;
   }
   // Small aligned tf32 GEMMs on Hopper: cuBLAS's sm80 mma.sync kernels (kTf32Sm80MaxFlops).
   const bool small_tf32 = g.dtype == DataType::tf32 && !shape.unaligned_fallback &&
@@ -607,6 +618,8 @@ std::vector<PlanOption> GemmModel::plan(const wl::Op& op, const device::Device& 
     shape.cluster_multicast = false;
     shape.k_step_cycles = kTf32Sm80KStepCycles;
   }
+  // cuBLAS's fp32 SIMT kernels split small grids' K (kFp32SplitMaxFill).
+  if (g.dtype == DataType::fp32) shape.split_max_fill = kFp32SplitMaxFill;
   shape.exposed_epilogue =
       shape.unaligned_fallback || small_tf32 || g.dtype == DataType::fp32 || g.dtype == DataType::fp64;
   return gemm_options(shape, gpu);

@@ -67,6 +67,10 @@ struct GemmShape {
   bool segment_k = false;
   // Split-K options with a separate reduce kernel (cuBLAS's). cuDNN's convolution kernels have none.
   bool split_k = true;
+  // cuBLAS's heuristic splits K, down to one K step per split, whenever 64x64 tiles of the output
+  // would fill under this share of the SMs, and never runs those grids unsplit: its sm75 fallback
+  // kernels and its fp32 SIMT kernels (gemm_model.cpp). 0: the split-K options compete on time.
+  double split_max_fill = 0;
   // A library with its own kernels (cuDNN's implicit-GEMM convolutions) ships its own tile shapes:
   // when set, these replace cuBLAS's tile tables.
   std::vector<GemmTile> tiles;

@@ -20,6 +20,7 @@ models::GemmShape fallback(double m, double n, double k) {
   models::GemmShape g = test::gemm_shape(m, n, k);
   g.warp_mma = g.unaligned_fallback = g.register_staged = g.exposed_epilogue = true;
   g.cluster_multicast = false;
+  g.split_max_fill = 0.5;  // GemmModel::plan's kFallbackSplitMaxFill for these kernels
   return g;
 }
 
