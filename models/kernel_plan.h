@@ -55,6 +55,9 @@ struct KernelPlan {
   // Dependent latency of one block, beyond what the throughput terms cover.
   double dram_rounds = 0;   // dependent DRAM round trips (a load that must wait for the previous)
   double l2_rounds = 0;     // dependent L2 round trips
+  // Its dram_rounds are an effective issue limit, not DRAM latency: a load that hits the L2 (a warm
+  // consumer, sim/warm_l2.h) leaves them as long (models/batch_norm_model.cpp's transform).
+  bool warm_keeps_rounds = false;
   double fixed_cycles = 0;    // serial per-block overhead: syncs, reductions
   double startup_cycles = 0;  // once per kernel, before and after the waves: a persistent kernel's
                               // prologue (descriptor fetch, barrier init) and final epilogue drain
