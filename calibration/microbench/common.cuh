@@ -84,6 +84,7 @@ void run_mma(const Context& ctx);
 void run_gemm(const Context& ctx);
 void run_launch(const Context& ctx);
 void run_dispatch(const Context& ctx);
+void run_dispatch_width(const Context& ctx);
 void run_first_touch(const Context& ctx);
 void run_pcie(const Context& ctx);
 

@@ -103,6 +103,18 @@ void run_dispatch(const Context& ctx) {
   }
 }
 
+void run_dispatch_width(const Context& ctx) {
+  // The block dispatch rate by block size: run_dispatch's 128-thread slope is what the description
+  // keeps (launch.blocks_per_us); wider blocks start more warps each, and resident-block limits
+  // (blocks or warps per SM) cap how many empty blocks can be in flight. Not used by any fit yet.
+  for (int threads : {32, 64, 128, 256, 512, 1024}) {
+    for (int blocks : {16384, 65536, 262144}) {
+      const double t = time_us(ctx, [&] { empty_kernel<<<blocks, threads, 0, ctx.stream>>>(); }, ctx.quick ? 5 : 20, false);
+      ctx.emit(Record{"dispatch_width"}.set("blocks", blocks).set("threads", threads).set("time_us", t));
+    }
+  }
+}
+
 void run_first_touch(const Context& ctx) {
   // do_bench semantics: after the 256 MB flush, a tiny kernel's first loads miss L2 and the TLB.
   // The difference to an empty kernel timed the same way is the first-touch cost.

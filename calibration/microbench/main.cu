@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
   const Bench benches[] = {{"dram", mb::run_dram},       {"stream_sizes", mb::run_stream_sizes}, {"inflight", mb::run_inflight}, {"l2", mb::run_l2},
                            {"shared", mb::run_shared},   {"latency", mb::run_latency},   {"compute", mb::run_compute},
                            {"mma", mb::run_mma},         {"gemm", mb::run_gemm},         {"launch", mb::run_launch},
-                           {"dispatch", mb::run_dispatch}, {"first_touch", mb::run_first_touch},
+                           {"dispatch", mb::run_dispatch}, {"dispatch_width", mb::run_dispatch_width}, {"first_touch", mb::run_first_touch},
                            {"pcie", mb::run_pcie}};
   int total = 0, done = 0;
   for (const auto& b : benches) total += only.empty() || only.count(b.name);
