@@ -7,6 +7,7 @@
 
 #include "models/batch_norm_model.h"
 #include "support/gpu_builder.h"
+#include "support/row_builder.h"
 #include "workloads/trace/op_recognition.h"
 #include "workloads/workload_file.h"
 
@@ -14,14 +15,13 @@ using namespace gpucast;
 
 namespace {
 wl::RowOp batch_norm(long positions, long channels, bool training, bool backward) {
-  wl::RowOp r;
-  r.kind = wl::RowOpKind::batchnorm;
-  r.rows = positions;
-  r.cols = channels;
-  r.dtype = DataType::bf16;
-  r.training = training;
-  r.backward = backward;
-  return r;
+  return test::row_builder{}
+      .batchnorm()
+      .rows(positions)
+      .cols(channels)
+      .training(training)
+      .backward(backward)
+      .build();
 }
 bool has_kernel(const models::PlanOption& p, const char* part) {
   for (const auto& k : p.kernels)

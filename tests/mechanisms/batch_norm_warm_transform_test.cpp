@@ -9,6 +9,7 @@
 #include "sim/kernel_timer.h"
 #include "sim/warm_l2.h"
 #include "support/gpu_builder.h"
+#include "support/row_builder.h"
 
 using namespace gpucast;
 
@@ -18,14 +19,13 @@ device::Device l2_gpu() {
   return test::gpu_builder{}.l2_mb(10).set("cache.l2_reuse_fraction", "0.5").build();
 }
 wl::RowOp batch_norm(long positions, long channels, bool training, bool backward = false) {
-  wl::RowOp r;
-  r.kind = wl::RowOpKind::batchnorm;
-  r.rows = positions;
-  r.cols = channels;
-  r.dtype = DataType::bf16;
-  r.training = training;
-  r.backward = backward;
-  return r;
+  return test::row_builder{}
+      .batchnorm()
+      .rows(positions)
+      .cols(channels)
+      .training(training)
+      .backward(backward)
+      .build();
 }
 const models::KernelPlan& kernel(const models::PlanOption& p, const char* part) {
   for (const auto& k : p.kernels)

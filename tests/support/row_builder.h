@@ -11,6 +11,7 @@ class row_builder {
   row_builder& kind(wl::RowOpKind k) { return op_.kind = k, *this; }
   row_builder& layernorm() { return kind(wl::RowOpKind::layernorm); }
   row_builder& rmsnorm() { return kind(wl::RowOpKind::rmsnorm); }
+  row_builder& batchnorm() { return kind(wl::RowOpKind::batchnorm); }
   row_builder& rows(wl::Count n) { return op_.rows = n, *this; }
   row_builder& cols(wl::Count n) { return op_.cols = n, *this; }
   row_builder& dtype(DataType t) { return op_.dtype = t, *this; }
