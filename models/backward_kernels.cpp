@@ -269,7 +269,6 @@ PlanOption embedding_backward_plan(const wl::EmbeddingOp& m, const device::Devic
     zero_fill.push_back(z);
   }
   if (tokens <= kEmbeddingDirectBackwardMaxIndices) {
-    const double grad_bytes = tokens * dim * e;
     option.kernels = zero_fill;
     // embedding_backward_feature_kernel: each index's gradient row added into its table row.
     // A block per warp-wide slice of features (a warp by kFeatureKernelRowsPerStep threads) walks
