@@ -1,6 +1,7 @@
 #include "models/row_models.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 
 #include "models/backward_kernels.h"
@@ -178,6 +179,7 @@ PlanOption reduce_plan(const wl::RowOp& r, const device::Device& gpu) {
   const bool narrow = e < bytes_per_element(DataType::fp32);
   k.simt_instructions =
       (narrow ? kReduce16BitInstructionsPerElement : kReduceInstructionsPerElement) * elements_per_block;
+  if (std::getenv("GC_IPT")) k.simt_instructions += threads * std::atof(std::getenv("GC_IPT"));
   const double out_bytes = rows * e;
   const double in_bytes = rows * cols * e;
   k.dram_bytes = (in_bytes + out_bytes) / k.blocks;
@@ -200,7 +202,7 @@ PlanOption reduce_plan(const wl::RowOp& r, const device::Device& gpu) {
     k.fixed_cycles += iterations * kReduceIterationCycles;
   }
   if (launch.strategy == ReduceStrategy::row_across_blocks) k.fixed_cycles += kSplitCombineCycles;
-  k.startup_cycles = kReducePrologueCycles;
+  k.startup_cycles = std::getenv("GC_PROL") ? std::atof(std::getenv("GC_PROL")) : kReducePrologueCycles;
   // The dirty L2 lines its reads evict are written back meanwhile (models/reduce_writeback.h).
   k.dirty_evicted_bytes = evicted_dirty_bytes(in_bytes, launch.launches, gpu) / k.blocks;
   PlanOption option{k.name, {}, 0};

@@ -14,3 +14,7 @@ echo "ncu: $ncu" >"$out/log.txt"
 "$ncu" --kernel-name regex:reduce_kernel --launch-count 2 --section SourceCounters --csv --page source --print-source sass \
   python3 "$here/profile_short_rows.py" >"$out/ncu-sass.csv" 2>>"$out/log.txt"
 ls -la "$out"; tail -5 "$out/log.txt"
+# Instructions and time per kernel at 24 row lengths and types (131072 rows each).
+"$ncu" --kernel-name regex:reduce_kernel --metrics smsp__inst_executed.sum,smsp__thread_inst_executed.sum,gpu__time_duration.sum,launch__grid_size,launch__block_size \
+  --csv python3 "$here/profile_short_rows.py" --counts >"$out/ncu-counts.csv" 2>>"$out/log.txt"
+wc -l "$out/ncu-counts.csv"
