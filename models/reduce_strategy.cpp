@@ -1,7 +1,6 @@
 #include "models/reduce_strategy.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cmath>
 
 namespace gpucast::models {
@@ -49,7 +48,7 @@ ReduceLaunch reduce_launch(std::int64_t rows, std::int64_t cols, double element_
   // setReduceConfig, reduction along the fastest-moving dimension: dim0 = the row, dim1 = the rows.
   std::int64_t dim0 = cols;
   const std::int64_t dim1 = rows;
-  if (std::getenv("GC_VGE") ? dim0 >= L::kVectorizeAboveElements : dim0 > L::kVectorizeAboveElements) {  // "vectorize along input" (dim0 > 128 elements)
+  if (dim0 >= L::kVectorizeFromElements) {  // "vectorize along input" (dim0 >= 128 elements)
     out.vectorized = true;
     out.vector_elements = std::max(1.0, std::floor(L::kVectorBytes / element_bytes));
     dim0 /= std::int64_t(out.vector_elements);

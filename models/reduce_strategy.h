@@ -31,7 +31,10 @@ constexpr int kMaxThreads = 512;  // reduce_kernel<512, 1>: threads per block at
 // (sum_functor in ReduceSumProdKernel.cu). Timing agrees: a single-row sum takes one DRAM round
 // trip per 16 bytes a thread reads, fp32 or bf16.
 constexpr double kVectorBytes = 16;
-constexpr int kVectorizeAboveElements = 128;  // vectorize when the row is longer than 128 elements
+// Vectorize from rows of 128 elements: setReduceConfig tests dim0 >= 128 (PyTorch 2.11; older releases
+// had dim0 > 128). The H100 profile agrees: a sum over 131072 x 128 bf16 launches 4,096 blocks of
+// 16 x 32 threads, the vectorized shape (validation/runs/h100-sxm/short-rows/ncu-counts.csv).
+constexpr int kVectorizeFromElements = 128;
 // min_values_per_thread: a split leaves each thread at least this many values
 constexpr int kMinValuesPerThread = 16;
 // max_values_per_thread: at this many values per thread, the row is split across blocks

@@ -1,7 +1,6 @@
 #include "models/row_models.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cmath>
 
 #include "models/backward_kernels.h"
@@ -148,12 +147,20 @@ constexpr int kReduceRegisters = 32;
 // the input and output OffsetCalculators from the kernel's parameters (Reduce.cuh passes the whole
 // ReduceOp by value, several hundred bytes, missing the constant cache on a cold launch) and turns its
 // block and thread indices into 64-bit offsets through them, dependent steps the vectorized pointwise
-// kernel does not take. Fit on the dev split, H100 and H200 (500-2,000 cycles scanned on the four
-// descriptions, the best sum of their reduce MAPEs; 1,000 before the launch floor's trimmed-mean
-// refit, 1,250 after it): the one-wave reductions of every strategy ran a median 0.6-1.2 us above the
-// model on the calibrated descriptions (dev and calibration cases under 12 us), where the pointwise
-// kernels of the same size land within 0.4 us of it.
-constexpr double kReducePrologueCycles = 1250;
+// kernel does not take. Fit on the dev split, H100 and H200, the best sum of the four descriptions'
+// reduce MAPEs: 1,250 cycles before the per-thread instructions below were counted, 900 with them
+// (700-1,250 scanned: 21.00, 20.85, 20.83, 20.96, 21.17, 21.64; flat from 800 to 900), when part of
+// what the prologue stood for became the instructions every thread issues.
+constexpr double kReducePrologueCycles = 900;
+// Instructions every reduce_kernel thread issues beyond its per-element work: the prologue's index
+// arithmetic, the bounds checks of the unrolled and tail loops, the warp's shuffle reduction (five
+// steps), the output's offset and store. Measured, not fitted: Nsight Compute counts 184-203 warp
+// instructions per warp for sums over 131,072 rows of 5-64 columns (one or two values a thread, bf16
+// and fp32 alike), 212-267 for 96-256 columns (validation/runs/h100-sxm/short-rows/ncu-counts.csv),
+// of which the per-element counts below cover about 8 at two values. Many-row sums of short rows
+// are bound by issuing them: the profiled kernels keep the schedulers issuing 85-88% of cycles
+// (ncu-details.csv), and their time is the same for bf16 and fp32 (short-rows.json).
+constexpr double kReduceInstructionsPerThread = 190;
 // Lane instructions per element of a sum: the load's share and the add, plus a conversion for
 // 16-bit inputs (fp32 accumulators; assumption).
 constexpr double kReduceInstructionsPerElement = 3;
@@ -179,7 +186,7 @@ PlanOption reduce_plan(const wl::RowOp& r, const device::Device& gpu) {
   const bool narrow = e < bytes_per_element(DataType::fp32);
   k.simt_instructions =
       (narrow ? kReduce16BitInstructionsPerElement : kReduceInstructionsPerElement) * elements_per_block;
-  if (std::getenv("GC_IPT")) k.simt_instructions += threads * std::atof(std::getenv("GC_IPT"));
+  k.simt_instructions += threads * kReduceInstructionsPerThread;
   const double out_bytes = rows * e;
   const double in_bytes = rows * cols * e;
   k.dram_bytes = (in_bytes + out_bytes) / k.blocks;
@@ -202,7 +209,7 @@ PlanOption reduce_plan(const wl::RowOp& r, const device::Device& gpu) {
     k.fixed_cycles += iterations * kReduceIterationCycles;
   }
   if (launch.strategy == ReduceStrategy::row_across_blocks) k.fixed_cycles += kSplitCombineCycles;
-  k.startup_cycles = std::getenv("GC_PROL") ? std::atof(std::getenv("GC_PROL")) : kReducePrologueCycles;
+  k.startup_cycles = kReducePrologueCycles;
   // The dirty L2 lines its reads evict are written back meanwhile (models/reduce_writeback.h).
   k.dirty_evicted_bytes = evicted_dirty_bytes(in_bytes, launch.launches, gpu) / k.blocks;
   PlanOption option{k.name, {}, 0};

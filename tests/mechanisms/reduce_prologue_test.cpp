@@ -27,7 +27,7 @@ SCENARIO("every reduce_kernel pays its prologue once; the semaphore memset does 
     REQUIRE_FALSE(kernels.empty());
     for (const auto& k : kernels) {
       const bool memset = k.name == "workspace memset";
-      CHECK(k.startup_cycles == Approx(memset ? 0 : 1250));
+      CHECK(k.startup_cycles == Approx(memset ? 0 : 900));
     }
   }
 }

@@ -49,8 +49,9 @@ SCENARIO(
   CHECK(long_rows.grid == 4096);
 }
 
-SCENARIO("rows longer than 128 elements are read in 16-byte vectors") {
-  CHECK_FALSE(launch(64, 128).vectorized);
+SCENARIO("rows of 128 elements and more are read in 16-byte vectors") {
+  CHECK_FALSE(launch(64, 127).vectorized);
+  CHECK(launch(64, 128).vectorized);
   CHECK(launch(64, 129).vectorized);
   CHECK(launch(64, 129, 4).vector_elements == 4);
   CHECK(launch(64, 129, 2).vector_elements == 8);

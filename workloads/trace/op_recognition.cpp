@@ -521,6 +521,24 @@ std::optional<ReducedDims> reduced_dims(const std::string& n, const CpuOp& op, s
   return ReducedDims{dims};
 }
 
+// Whether input 0's last `count` dims are one contiguous run in memory, the row a last-dim reduction
+// reads (true when strides were not recorded). A channels-last activation's mean over H and W
+// ([N, C, H, W] with strides [HWC, 1, WC, C]) is not: ATen reduces it with threads along the
+// channels, vectorized along the output (reduce_kernel<128, 4> over [32, 4] blocks in the ResNet-50
+// trace), a configuration no row model describes.
+bool trailing_dims_contiguous(const CpuOp& op, size_t count) {
+  const auto* st = strides_of(op, 0);
+  if (!st || count == 0) return true;
+  const auto& dims = op.inputs[0].shapes.front();
+  std::int64_t expected = 1;
+  for (size_t k = 0; k < count && k < dims.size(); ++k) {
+    const size_t d = dims.size() - 1 - k;
+    if (dims[d] != 1 && (*st)[d] != expected) return false;
+    expected *= dims[d];
+  }
+  return true;
+}
+
 std::optional<wl::Op> recognize_pointwise(const std::string& n, const CpuOp& op, const std::string& kernel) {
   const bool reduce_kernel = has(kernel, "reduce_kernel");
   const bool reduction = reduction_names().count(n) > 0;
@@ -576,6 +594,7 @@ std::optional<wl::Op> recognize_pointwise(const std::string& n, const CpuOp& op,
       const auto dims = reduced_dims(n, op, x->size());
       if (dims && dims->empty()) return std::nullopt;  // over leading dims: not a row reduction
       if (dims && !dims->value.empty()) {
+        if (!trailing_dims_contiguous(op, dims->value.size())) return std::nullopt;  // strided rows
         // Over the trailing dims: a row per leading index, a row's length their product.
         wl::RowOp r;
         r.kind = wl::RowOpKind::reduce;
@@ -587,6 +606,7 @@ std::optional<wl::Op> recognize_pointwise(const std::string& n, const CpuOp& op,
         return wl::Op{r};
       }
     }
+    if (largest == 0 && !trailing_dims_contiguous(op, 1)) return std::nullopt;
     return row_op(wl::RowOpKind::reduce, shape(op, largest), dtype_at(op, largest));
   }
   // Smaller tensors (of rank 1 or more: 0-dim ones are scalars the kernel takes as arguments) are
