@@ -185,8 +185,8 @@ PlanOption reduce_plan(const wl::RowOp& r, const device::Device& gpu) {
   // Per element: the load's share, a conversion for 16-bit inputs, the add; fp32 accumulators.
   const bool narrow = e < bytes_per_element(DataType::fp32);
   k.simt_instructions =
+      threads * kReduceInstructionsPerThread +
       (narrow ? kReduce16BitInstructionsPerElement : kReduceInstructionsPerElement) * elements_per_block;
-  k.simt_instructions += threads * kReduceInstructionsPerThread;
   const double out_bytes = rows * e;
   const double in_bytes = rows * cols * e;
   k.dram_bytes = (in_bytes + out_bytes) / k.blocks;

@@ -9,11 +9,18 @@
 
 using namespace gpucast;
 
-SCENARIO("a sum over trailing dims is a row reduction; one over leading dims is left to scaling") {
+namespace {
+// tests/data/traces/reductions.json: sum over [-1], [-2, -1] and [0, 1], and a channels-last mean.
+trace::TraceImport import_reductions() {
   const auto gpu = test::gpu_builder{}.build();
   auto t = trace::read_kineto_trace(
       (test::source_dir() / "tests" / "data" / "traces" / "reductions.json").string());
-  const auto imp = trace::import_trace(t, trace::select_step(t, ""), gpu, "reductions.json");
+  return trace::import_trace(t, trace::select_step(t, ""), gpu, "reductions.json");
+}
+}  // namespace
+
+SCENARIO("a sum over trailing dims is a row reduction; one over leading dims is left to scaling") {
+  const auto imp = import_reductions();
   REQUIRE(imp.workload.size() == 4);
   const auto& k = imp.workload.kernels();
   // sum(x, [-1]) of [8, 1024, 768]: 8192 rows of 768.
@@ -32,10 +39,7 @@ SCENARIO("a sum over trailing dims is a row reduction; one over leading dims is 
 }
 
 SCENARIO("a mean over the trailing dims of a channels-last tensor is left to scaling") {
-  const auto gpu = test::gpu_builder{}.build();
-  auto t = trace::read_kineto_trace(
-      (test::source_dir() / "tests" / "data" / "traces" / "reductions.json").string());
-  const auto imp = trace::import_trace(t, trace::select_step(t, ""), gpu, "reductions.json");
+  const auto imp = import_reductions();
   REQUIRE(imp.workload.size() == 4);
   // mean(x, [-1, -2]) of [64, 2048, 7, 7] with strides [100352, 1, 14336, 2048]: the reduced dims
   // stride by the channel count; ATen vectorizes along the output (reduce_kernel<128, 4>).

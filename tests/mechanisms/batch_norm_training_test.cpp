@@ -14,15 +14,6 @@
 using namespace gpucast;
 
 namespace {
-wl::RowOp batch_norm(long positions, long channels, bool training, bool backward) {
-  return test::row_builder{}
-      .batchnorm()
-      .rows(positions)
-      .cols(channels)
-      .training(training)
-      .backward(backward)
-      .build();
-}
 bool has_kernel(const models::PlanOption& p, const char* part) {
   for (const auto& k : p.kernels)
     if (k.name.find(part) != std::string::npos) return true;
@@ -45,18 +36,18 @@ SCENARIO("the reductions keep a grid reduction only from 8 blocks down the posit
 
 SCENARIO("a training batch norm zeroes semaphores only when its statistics use a grid reduction") {
   const device::Device gpu = test::gpu_builder{}.sms(100).bandwidth_gbps(2000).build();
-  const auto grid = models::batch_norm_plan(batch_norm(8 * 256, 256, true, false), gpu);
+  const auto grid = models::batch_norm_plan(test::batch_norm_op(8 * 256, 256, true, false), gpu);
   CHECK(grid.kernels.size() == 4);  // fill, statistics, running statistics, transform
   CHECK(has_kernel(grid, "fill"));
   CHECK(has_kernel(grid, "collect_statistics"));
   CHECK(has_kernel(grid, "transform_input"));
   CHECK(grid.kernels[1].l2_rounds > 0);  // the staging pass of the last block
-  const auto single = models::batch_norm_plan(batch_norm(7 * 256, 256, true, false), gpu);
+  const auto single = models::batch_norm_plan(test::batch_norm_op(7 * 256, 256, true, false), gpu);
   CHECK(single.kernels.size() == 3);
   CHECK_FALSE(has_kernel(single, "fill"));
   CHECK(single.kernels[0].l2_rounds == 0);
   WHEN("the backward") {
-    const auto bwd = models::batch_norm_plan(batch_norm(8 * 256, 256, true, true), gpu);
+    const auto bwd = models::batch_norm_plan(test::batch_norm_op(8 * 256, 256, true, true), gpu);
     CHECK(bwd.kernels.size() == 3);  // fill, the sums of dY and dY * (X - mean), dX
     CHECK(has_kernel(bwd, "backward_reduce"));
     CHECK(has_kernel(bwd, "backward_elemt"));

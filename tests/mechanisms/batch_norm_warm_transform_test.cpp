@@ -18,15 +18,6 @@ namespace {
 device::Device l2_gpu() {
   return test::gpu_builder{}.l2_mb(10).set("cache.l2_reuse_fraction", "0.5").build();
 }
-wl::RowOp batch_norm(long positions, long channels, bool training, bool backward = false) {
-  return test::row_builder{}
-      .batchnorm()
-      .rows(positions)
-      .cols(channels)
-      .training(training)
-      .backward(backward)
-      .build();
-}
 const models::KernelPlan& kernel(const models::PlanOption& p, const char* part) {
   for (const auto& k : p.kernels)
     if (k.name.find(part) != std::string::npos) return k;
@@ -40,8 +31,8 @@ SCENARIO("a training transform reads X from the L2 while X and its output fit th
   const double budget = gpu.l2_reuse_bytes();
   const long channels = 256;
   const long fits = long(budget / 2 / 2 / channels);  // 2 * X <= budget, bf16
-  const auto warm = models::batch_norm_plan(batch_norm(fits, channels, true), gpu);
-  const auto cold = models::batch_norm_plan(batch_norm(fits + 64, channels, true), gpu);
+  const auto warm = models::batch_norm_plan(test::batch_norm_op(fits, channels, true), gpu);
+  const auto cold = models::batch_norm_plan(test::batch_norm_op(fits + 64, channels, true), gpu);
   const auto& w = kernel(warm, "transform_input");
   const auto& c = kernel(cold, "transform_input");
   CHECK(w.dram_bytes == Approx(w.dram_write_bytes));  // its stores only
@@ -49,8 +40,8 @@ SCENARIO("a training transform reads X from the L2 while X and its output fit th
   CHECK(w.warm_keeps_rounds);
   WHEN("the backward's dX, which reads X and dY") {
     const long fits3 = long(budget / 3 / 2 / channels);
-    const auto warm3 = models::batch_norm_plan(batch_norm(fits3, channels, true, true), gpu);
-    const auto cold3 = models::batch_norm_plan(batch_norm(fits3 + 64, channels, true, true), gpu);
+    const auto warm3 = models::batch_norm_plan(test::batch_norm_op(fits3, channels, true, true), gpu);
+    const auto cold3 = models::batch_norm_plan(test::batch_norm_op(fits3 + 64, channels, true, true), gpu);
     const auto& w3 = kernel(warm3, "elemt");
     const auto& c3 = kernel(cold3, "elemt");
     CHECK(w3.dram_bytes == Approx(w3.dram_write_bytes));
@@ -60,7 +51,7 @@ SCENARIO("a training transform reads X from the L2 while X and its output fit th
 
 SCENARIO("a transform whose loads hit the L2 keeps its rounds") {
   const device::Device gpu = l2_gpu();
-  const auto p = models::batch_norm_plan(batch_norm(64 * 1024, 64, false), gpu);
+  const auto p = models::batch_norm_plan(test::batch_norm_op(64 * 1024, 64, false), gpu);
   const auto& k = kernel(p, "transform_input");
   const sim::KernelTiming t = sim::time_kernel(k, gpu);
   CHECK(t.l2_input_exec_us == t.exec_us);
@@ -81,14 +72,14 @@ SCENARIO("a batch norm finds the convolution's output past a copy that moved not
   conv.dtype = DataType::bf16;
   const wl::Op producer{conv};
   const wl::Op copy{wl::CopyOp{256, wl::CopyKind::d2d}};  // a few bytes between them
-  const wl::Op bn{batch_norm(16 * 8 * 8, 64, false)};
+  const wl::Op bn{test::batch_norm_op(16 * 8 * 8, 64, false)};
   CHECK(sim::warm_input(bn, 0, {{&producer, 1e5}, {&copy, 0}}, gpu).read_bytes == 131072);
   // A kernel between that moved bytes ends the look back.
   CHECK(sim::warm_input(bn, 0, {{&producer, 1e5}, {&copy, 256}}, gpu).read_bytes == 0);
   WHEN("X and the batch norm's output no longer fit the reuse share together") {
     conv.n = long(budget / 2 / (8 * 8 * 64 * 2)) + 1;
     const wl::Op big{conv};
-    const wl::Op bn_big{batch_norm(conv.n * 8 * 8, 64, false)};
+    const wl::Op bn_big{test::batch_norm_op(conv.n * 8 * 8, 64, false)};
     CHECK(sim::warm_input(bn_big, 0, {{&big, 1e5}}, gpu).read_bytes == 0);
   }
 }

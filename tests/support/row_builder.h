@@ -31,4 +31,16 @@ class row_builder {
   }
 };
 
+// A 16-bit batch norm over `positions` x `channels` (the channels-last training kernels' op).
+inline wl::RowOp batch_norm_op(wl::Count positions, wl::Count channels, bool training,
+                               bool backward = false) {
+  return row_builder{}
+      .batchnorm()
+      .rows(positions)
+      .cols(channels)
+      .training(training)
+      .backward(backward)
+      .build();
+}
+
 }  // namespace gpucast::test
