@@ -76,7 +76,13 @@ namespace {
 bool wrote_input_of(const wl::Op& op, const wl::Op& consumer) {
   if (const auto* c = std::get_if<wl::CopyOp>(&op))
     return c->kind == wl::CopyKind::d2d && c->bytes == input_tensor_bytes(consumer);
-  return written_bytes(op) > 0 && output_elements(op) == input_elements(consumer);
+  if (written_bytes(op) <= 0 || output_elements(op) != input_elements(consumer)) return false;
+  // A pointwise consumer of one element type reads its input in that type: a tensor of its element
+  // count written in another type is another tensor (the previous weight cast's bf16 output before
+  // the next weight's fp32 cast). Mixed-type consumers read inputs of several types.
+  const auto* e = std::get_if<wl::ElementwiseOp>(&consumer);
+  if (e != nullptr && !e->mixed_types) return written_bytes(op) == input_tensor_bytes(consumer);
+  return true;
 }
 // Whether `op` (a pointwise or row op) read a tensor of the consumer's input's element count.
 bool read_input_of(const wl::Op& op, const wl::Op& consumer) {
@@ -86,6 +92,22 @@ bool read_input_of(const wl::Op& op, const wl::Op& consumer) {
   // A strided consumer reads a view: one of the kViewParts slices of a tensor the kernel read.
   const auto* e = std::get_if<wl::ElementwiseOp>(&consumer);
   return e != nullptr && !e->contiguous && input_elements(op) == kViewParts * n;
+}
+// Whether `op` and the consumer are both casts between the same two types. Autocast casts each
+// fp32 weight once per forward and caches it (torch.autocast's weight-cast cache: library fact), so a
+// cast after a cast of the same types and size reads another tensor: the q, k and v projections'
+// weights, cast one after another, or the two 256 x 1024 key/value weights of a grouped-query
+// layer. Evidence (dev): llama1b-train's second 262,144-element weight cast in each layer ran 2.08-
+// 2.14 us on the H100 like the first (2.11-2.21 us), where a warm read predicted 1.13 us
+// (validation/runs/h100-sxm/trace-llama1b-train.json.gz; the H200's and llama125m-train's alike).
+bool cast_after_same_cast(const wl::Op& op, const wl::Op& consumer) {
+  const auto* a = std::get_if<wl::ElementwiseOp>(&op);
+  const auto* b = std::get_if<wl::ElementwiseOp>(&consumer);
+  const auto is_cast = [](const wl::ElementwiseOp& e) {
+    return e.dtype != e.out_dtype && e.inputs == 1 && e.outputs == 1 && !e.mixed_types;
+  };
+  return a != nullptr && b != nullptr && is_cast(*a) && is_cast(*b) && a->dtype == b->dtype &&
+         a->out_dtype == b->out_dtype;
 }
 }  // namespace
 
@@ -139,7 +161,7 @@ WarmInput warm_input(const wl::Op& consumer, double consumer_moved_bytes,
     const size_t oldest = recent.size() > size_t(kRecentKernels) ? recent.size() - kRecentKernels : 0;
     for (size_t i = recent.size(); i-- > oldest;) {
       const RecentKernel& r = recent[i];
-      if (r.op != nullptr && read_input_of(*r.op, consumer) &&
+      if (r.op != nullptr && read_input_of(*r.op, consumer) && !cast_after_same_cast(*r.op, consumer) &&
           std::max(r.moved_bytes, tensor) + since <= budget && since + consumer_footprint <= budget) {
         w.read_bytes = std::min(tensor, reads);
         output_fits_partition = true;
