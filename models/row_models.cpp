@@ -44,10 +44,19 @@ constexpr double kSoftmaxInstructionsPerVector = 136;
 constexpr double kThreePassInstructionsPerElement = 25;
 constexpr double kThreePassInstructionsPerIteration = 136;
 // softmax_warp_forward holds the row padded to a power of two in registers and runs the max, the
-// exp-sum and the normalization over every padded slot (the tail is -inf, masked only at the loads
-// and stores): its instruction count follows the padded row. Fit on the dev and calibration splits,
-// H100+H200, together with kWarpSoftmaxStoreIterationCycles (was 50 without that chain).
-constexpr double kWarpSoftmaxInstructionsPerElement = 40;
+// exp-sum and the normalization over every padded slot; the tail is -inf and skips the loads, the
+// exp's input scaling and the stores, so a padded slot costs about half a real element. Each row a
+// lane takes has its own setup (index and bounds, the two warp reductions' shuffles, the -inf fill)
+// and a 16-bit row one conversion per slot each way. Instructions a lane issues, fitted on Nsight
+// Compute counts (smsp__inst_executed per warp, not times) at ten dev and calibration shapes
+// (validation/runs/h100-sxm/row-kernels/ncu-row-kernels.csv, H100: 10-1,025 columns, one or two rows
+// a warp, fp32/bf16/fp16): 42 a row, 36 a real element, 18 a padded slot, 2 a 16-bit slot; the ten
+// counts within -8% to +4% (152-1,829 a warp), where 40 a padded slot, the model before, was off by
+// -47% to +40% (37832 x 10 fp32, 8192 x 1,025 bf16).
+constexpr double kWarpSoftmaxInstructionsPerRow = 42;
+constexpr double kWarpSoftmaxInstructionsPerElement = 36;
+constexpr double kWarpSoftmaxInstructionsPerPaddedSlot = 18;
+constexpr double kWarpSoftmaxInstructionsPer16BitSlot = 2;
 // softmax_warp_forward loads one element per lane per iteration, unvectorized
 // (PersistentSoftmax.cuh; library fact): a 16-bit row reaches the memory system as 64-byte warp
 // requests, half a 128-byte line each, where fp32 rows send whole lines. Those half-line reads stream
@@ -243,16 +252,25 @@ PlanOption softmax_plan(const wl::RowOp& r, const device::Device& gpu) {
     // softmax_warp_forward: a warp owns a row (two when short), held entirely in registers.
     const double padded = next_pow2(cols);
     const double rows_per_warp = padded <= kWarpSoftmaxTwoRowsMaxPadded ? 2 : 1;
-    const double rows_per_block = kWarpSoftmaxThreads / gpu.warp_size() * rows_per_warp;
+    // A row narrower than a warp runs on a logical warp of its padded width (warp_size =
+    // min(padded, 32) in SoftMax.cu's dispatch; library fact): a block holds that many more rows.
+    const double row_lanes = std::min(padded, static_cast<double>(gpu.warp_size()));
+    const double rows_per_block = kWarpSoftmaxThreads / row_lanes * rows_per_warp;
     k.name = "softmax_warp_forward";
     k.blocks = std::ceil(rows / rows_per_block);
     k.threads = static_cast<int>(kWarpSoftmaxThreads);
     k.registers = static_cast<int>(std::min(
-        kMaxRegistersPerThread, kWarpSoftmaxBaseRegisters + kWarpSoftmaxRegistersPerElement * rows_per_warp *
-                                                                padded / gpu.warp_size()));
+        kMaxRegistersPerThread,
+        kWarpSoftmaxBaseRegisters + kWarpSoftmaxRegistersPerElement * rows_per_warp * padded / row_lanes));
     // A block of fewer rows than it could take (a small batch) works on those rows only.
-    const double elements = std::min(rows, rows_per_block) * padded;
-    k.simt_instructions = kWarpSoftmaxInstructionsPerElement * elements;
+    const double block_rows = std::min(rows, rows_per_block);
+    const double elements = block_rows * padded;
+    // Lane instructions: each row's lanes issue the row's setup once and their share of its real and
+    // padded slots.
+    k.simt_instructions =
+        block_rows * (kWarpSoftmaxInstructionsPerRow * row_lanes + kWarpSoftmaxInstructionsPerElement * cols +
+                      kWarpSoftmaxInstructionsPerPaddedSlot * (padded - cols) +
+                      (e < kWarpSoftmaxFullWordBytes ? kWarpSoftmaxInstructionsPer16BitSlot * padded : 0.0));
     k.sfu_ops = elements;
     k.dram_rounds = 1;
     k.bytes_in_flight = rows_per_block * cols * e;  // the whole row is loaded into registers
@@ -262,8 +280,7 @@ PlanOption softmax_plan(const wl::RowOp& r, const device::Device& gpu) {
       k.bytes_in_flight /= kWarpSoftmaxHalfLineReadEfficiency;
     }
     // The write-out walks the row's real iterations one after another (per row of the warp).
-    const double warp_lanes = std::min(padded, static_cast<double>(gpu.warp_size()));
-    const double store_iterations = std::min(rows, rows_per_warp) * std::ceil(cols / warp_lanes);
+    const double store_iterations = std::min(rows, rows_per_warp) * std::ceil(cols / row_lanes);
     k.fixed_cycles = 2 * warp_reduce_cycles(gpu) + kWarpSoftmaxFixedCycles +
                      store_iterations * kWarpSoftmaxStoreIterationCycles;
     // A later wave's warps load their whole rows at once and wait for them before any math (the
