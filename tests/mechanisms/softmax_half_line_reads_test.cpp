@@ -3,30 +3,15 @@
 // full-line read rate, and a later wave's load round trip drains at that rate (models/row_models.cpp).
 #include <catch2/catch.hpp>
 
-#include "models/row_models.h"
-#include "support/gpu_builder.h"
+#include "support/softmax_kernel.h"
 
 using namespace gpucast;
 
-namespace {
-models::KernelPlan warp_softmax(wl::Count rows, wl::Count cols, DataType t) {
-  wl::RowOp r;
-  r.kind = wl::RowOpKind::softmax;
-  r.rows = rows;
-  r.cols = cols;
-  r.dtype = t;
-  const auto options = models::RowOpModel{}.plan(wl::Op{r}, test::gpu_builder{}.build());
-  REQUIRE(options.size() == 1);
-  REQUIRE(options.front().kernels.size() == 1);
-  return options.front().kernels.front();
-}
-}  // namespace
-
 SCENARIO("a 16-bit warp-softmax row is read as half-line requests at a share of the full-line rate") {
   GIVEN("rows of 1,000 columns, padded to 1,024") {
-    const auto fp32 = warp_softmax(16384, 1000, DataType::fp32);
-    const auto bf16 = warp_softmax(16384, 1000, DataType::bf16);
-    const auto fp16 = warp_softmax(16384, 1000, DataType::fp16);
+    const auto fp32 = test::softmax_kernel(16384, 1000, DataType::fp32);
+    const auto bf16 = test::softmax_kernel(16384, 1000, DataType::bf16);
+    const auto fp16 = test::softmax_kernel(16384, 1000, DataType::fp16);
     REQUIRE(bf16.name == "softmax_warp_forward");
     THEN("fp32 rows stream at the full rate, 16-bit rows at 65% of it") {
       CHECK(fp32.dram_read_efficiency == 1);

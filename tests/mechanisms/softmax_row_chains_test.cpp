@@ -6,21 +6,14 @@
 
 #include "sim/op_predictor.h"
 #include "support/gpu_builder.h"
+#include "support/row_builder.h"
 
 using namespace gpucast;
 
 namespace {
-wl::RowOp softmax(wl::Count rows, wl::Count cols, DataType t) {
-  wl::RowOp r;
-  r.kind = wl::RowOpKind::softmax;
-  r.rows = rows;
-  r.cols = cols;
-  r.dtype = t;
-  return r;
-}
 double exec_us(wl::Count rows, wl::Count cols, DataType t) {
   const sim::OpPredictor p(test::gpu_builder{}.build());
-  return p.rank_options(softmax(rows, cols, t)).front().exec_us;
+  return p.rank_options(test::softmax_op(rows, cols, t)).front().exec_us;
 }
 }  // namespace
 
@@ -59,7 +52,7 @@ SCENARIO("the three-pass kernel's rereads stay in the L2 only while four rows pe
   REQUIRE(fitting_rows > 1);
   REQUIRE(2 * fitting_rows <= 100);
   auto dram_bytes = [&](wl::Count rows) {
-    return p.rank_options(softmax(rows, 32768, DataType::fp32)).front().dram_bytes;
+    return p.rank_options(test::softmax_op(rows, 32768, DataType::fp32)).front().dram_bytes;
   };
   THEN("at four rows per block within the L2 the kernel reads each row once and writes it once") {
     CHECK(dram_bytes(fitting_rows) == Approx(2 * row_bytes * fitting_rows).epsilon(0.01));

@@ -4,21 +4,14 @@
 
 #include "sim/op_predictor.h"
 #include "support/gpu_builder.h"
+#include "support/row_builder.h"
 
 using namespace gpucast;
 
 namespace {
-wl::RowOp softmax(wl::Count rows, wl::Count cols, DataType t) {
-  wl::RowOp r;
-  r.kind = wl::RowOpKind::softmax;
-  r.rows = rows;
-  r.cols = cols;
-  r.dtype = t;
-  return r;
-}
 std::string kernel(wl::Count cols, DataType t) {
   const sim::OpPredictor p(test::gpu_builder{}.build());
-  return p.rank_options(softmax(64, cols, t)).front().option;
+  return p.rank_options(test::softmax_op(64, cols, t)).front().option;
 }
 }  // namespace
 
@@ -44,7 +37,7 @@ SCENARIO(
     "vector)") {
   const sim::OpPredictor p(test::gpu_builder{}.build());
   // One row each, instruction-bound on one SM: the bf16 row finishes first although it has as many elements.
-  const double bf16 = p.rank_options(softmax(1, 131072, DataType::bf16)).front().exec_us;
-  const double fp32 = p.rank_options(softmax(1, 131072, DataType::fp32)).front().exec_us;
+  const double bf16 = p.rank_options(test::softmax_op(1, 131072, DataType::bf16)).front().exec_us;
+  const double fp32 = p.rank_options(test::softmax_op(1, 131072, DataType::fp32)).front().exec_us;
   CHECK(bf16 < 0.9 * fp32);
 }

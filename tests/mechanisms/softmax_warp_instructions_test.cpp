@@ -3,22 +3,15 @@
 // A lane's share is the row over the lanes that hold it: 32, or 16 when the row pads to 16.
 #include <catch2/catch.hpp>
 
-#include "models/row_models.h"
-#include "support/gpu_builder.h"
+#include "support/softmax_kernel.h"
 
 using namespace gpucast;
 
 namespace {
 models::KernelPlan warp_softmax(wl::Count rows, wl::Count cols, DataType t) {
-  wl::RowOp r;
-  r.kind = wl::RowOpKind::softmax;
-  r.rows = rows;
-  r.cols = cols;
-  r.dtype = t;
-  const auto options = models::RowOpModel{}.plan(wl::Op{r}, test::gpu_builder{}.build());
-  REQUIRE(options.size() == 1);
-  REQUIRE(options.front().kernels.front().name == "softmax_warp_forward");
-  return options.front().kernels.front();
+  auto k = test::softmax_kernel(rows, cols, t);
+  REQUIRE(k.name == "softmax_warp_forward");
+  return k;
 }
 // Instructions one warp issues for its row(s): a block holds four warps.
 double per_warp(const models::KernelPlan& k) {

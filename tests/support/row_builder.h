@@ -12,6 +12,7 @@ class row_builder {
   row_builder& layernorm() { return kind(wl::RowOpKind::layernorm); }
   row_builder& rmsnorm() { return kind(wl::RowOpKind::rmsnorm); }
   row_builder& batchnorm() { return kind(wl::RowOpKind::batchnorm); }
+  row_builder& softmax() { return kind(wl::RowOpKind::softmax); }
   row_builder& rows(wl::Count n) { return op_.rows = n, *this; }
   row_builder& cols(wl::Count n) { return op_.cols = n, *this; }
   row_builder& dtype(DataType t) { return op_.dtype = t, *this; }
@@ -41,6 +42,11 @@ inline wl::RowOp batch_norm_op(wl::Count positions, wl::Count channels, bool tra
       .training(training)
       .backward(backward)
       .build();
+}
+
+// A softmax over `rows` x `cols` of type `t`.
+inline wl::RowOp softmax_op(wl::Count rows, wl::Count cols, DataType t) {
+  return row_builder{}.softmax().rows(rows).cols(cols).dtype(t).build();
 }
 
 }  // namespace gpucast::test
