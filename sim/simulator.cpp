@@ -50,7 +50,8 @@ void Simulator::time_ops(const wl::Workload& w, Pass& pass, std::vector<const Op
       throw InputError(w.where(ops.size()), k.name, e.what());
     }
     auto& recent = recent_on_stream[k.stream];
-    const WarmInput in = warm_input(k.op, timing->dram_bytes, recent, pass.predictor.device());
+    const WarmInput in =
+        warm_input(k.op, timing->dram_bytes, recent, pass.predictor.device(), k.input_from_back);
     if (in.read_bytes > 0) {
       const WarmKey key{k.op, {in.read_bytes, in.write_bytes}};
       auto found = pass.warm.find(key);

@@ -112,7 +112,8 @@ bool cast_after_same_cast(const wl::Op& op, const wl::Op& consumer) {
 }  // namespace
 
 WarmInput warm_input(const wl::Op& consumer, double consumer_moved_bytes,
-                     const std::vector<RecentKernel>& recent, const device::Device& gpu) {
+                     const std::vector<RecentKernel>& recent, const device::Device& gpu,
+                     int input_from_back) {
   WarmInput w;
   const double tensor = input_tensor_bytes(consumer);
   const double reads = input_bytes(consumer);
@@ -122,7 +123,14 @@ WarmInput warm_input(const wl::Op& consumer, double consumer_moved_bytes,
   // kRecentKernels when every kernel since moved no DRAM bytes (resnet50-fwd's batch norms follow
   // their convolution after a Memcpy DtoD of a few KB: validation/runs/h100-sxm/trace-resnet50-fwd).
   const wl::Op* producer_op = recent.back().op;
-  if (std::holds_alternative<wl::RowOp>(consumer)) {
+  double since_producer = 0;  // bytes the kernels after the producer moved
+  if (input_from_back > 0) {
+    if (size_t(input_from_back) > recent.size()) return w;
+    const size_t at = recent.size() - size_t(input_from_back);
+    producer_op = recent[at].op;
+    if (producer_op == nullptr) return w;
+    for (size_t i = at + 1; i < recent.size(); ++i) since_producer += recent[i].moved_bytes;
+  } else if (std::holds_alternative<wl::RowOp>(consumer)) {
     const size_t oldest = recent.size() > size_t(kRecentKernels) ? recent.size() - kRecentKernels : 0;
     for (size_t i = recent.size(); i-- > oldest;) {
       if (recent[i].op == nullptr) break;
@@ -141,13 +149,18 @@ WarmInput warm_input(const wl::Op& consumer, double consumer_moved_bytes,
   // the training microbenchmark's transforms likewise (models/batch_norm_model.cpp).
   const bool footprint_fits =
       !std::holds_alternative<wl::RowOp>(consumer) || tensor + written_bytes(consumer) <= budget;
-  bool output_fits_partition = false;
-  if (wrote_input_of(producer, consumer) && written <= budget && footprint_fits) {
+  double hit_share = 0;
+  if (wrote_input_of(producer, consumer) && written + since_producer <= budget && footprint_fits) {
     // The previous kernel's output: its dirty lines stay while they fit the reuse share, whatever it
     // read beside them (resnet50-fwd's relu_ after batch norm, 25.7 MB written of 51 MB moved, runs at
     // 4.1 TB/s on the H100: validation/runs/h100-sxm/trace-resnet50-fwd.json.gz, dev).
     w.read_bytes = std::min(tensor, reads);
-    output_fits_partition = written <= budget / kL2Partitions;
+    // An output larger than one partition's reuse share keeps that much of itself where an in-order
+    // consumer finds it (llama125m-train's fp32 `mean` of the 25 MB `pow` output, 0.7 of it by
+    // this rule on the H100, runs 7.5-8.3 us against its cold 14.4 us, the backward's `sum` of the
+    // same shape: validation/runs/h100-sxm/trace-llama125m-train.json.gz, dev).
+    const double share = budget / kL2Partitions;
+    hit_share = written <= share ? 1.0 : std::max(0.0, share - written_bytes(consumer)) / written;
   } else if (std::holds_alternative<wl::ElementwiseOp>(consumer)) {
     // A tensor a recent kernel read: its clean lines age like every other line. Pointwise consumers
     // only: a batch norm after a convolution reads a tensor of the size an earlier relu read, not the
@@ -164,7 +177,7 @@ WarmInput warm_input(const wl::Op& consumer, double consumer_moved_bytes,
       if (r.op != nullptr && read_input_of(*r.op, consumer) && !cast_after_same_cast(*r.op, consumer) &&
           std::max(r.moved_bytes, tensor) + since <= budget && since + consumer_footprint <= budget) {
         w.read_bytes = std::min(tensor, reads);
-        output_fits_partition = true;
+        hit_share = 1;
         break;
       }
       since += r.moved_bytes;
@@ -172,10 +185,12 @@ WarmInput warm_input(const wl::Op& consumer, double consumer_moved_bytes,
     }
   }
   if (w.read_bytes <= 0) return w;
-  // When that input is all it reads and none of it was evicted before the consumer reads it (a read
-  // set that fits the LRU budget, or an output that fits one partition's reuse share: the lines
-  // written first, which an in-order consumer reads first, are the first a larger output evicts).
-  w.every_input = w.read_bytes >= reads && output_fits_partition;
+  // When that input is all it reads, its loads find the hit share of it in the L2: all of a read set
+  // that fits the LRU budget, or of an output that fits one partition's reuse share; of a larger
+  // output that share's worth (the lines written first, which an in-order consumer reads first, are
+  // the first it evicts).
+  w.every_input = w.read_bytes >= reads;
+  w.hit_share = hit_share;
   // Its stores stay in the (write-back) L2 too when its output fits in one partition's reuse share:
   // reading from the L2 it allocates no new lines for that input, so nothing evicts them during the
   // kernel.
@@ -199,7 +214,7 @@ std::optional<OpTiming> warm_l2_timing(const wl::Op& consumer, const OpTiming& c
   // When that input is all the consumer reads, every load hits: a kernel bound by its dependent
   // loads (a reduction's few vector loads per thread in one wave, the strided kernel's one item in
   // flight per thread) waits the L2's round trip instead of DRAM's on each of them.
-  if (warm.every_input) saved = std::max(saved, it->exec_us - it->l2_input_exec_us);
+  if (warm.every_input) saved = std::max(saved, warm.hit_share * (it->exec_us - it->l2_input_exec_us));
   // Never below the kernel's non-memory bound (its compute and dependent-latency terms): the bytes
   // it no longer moves from DRAM cannot shorten its arithmetic.
   saved = std::min(saved, it->exec_us - it->non_memory_exec_us);

@@ -63,6 +63,9 @@ struct WarmInput {
   double read_bytes = 0;
   double write_bytes = 0;
   bool every_input = false;  // that input is all the consumer reads from DRAM
+  // Of that input, the share its in-order reads find in the L2 (1 unless the producer's output
+  // outgrew one L2 partition's reuse share; see warm_input).
+  double hit_share = 1;
 };
 
 // Bytes a kernel moves through the L2 when no timing is at hand: what a pointwise or row op reads
@@ -81,13 +84,20 @@ struct WarmInput {
 // 33.6 MB run 15-25% under their cold time on the H100, 50 MB ones within 3-6%; 0.7 x 50 MB =
 // 35 MB). `consumer_moved_bytes`: its cold timing's dram_bytes. `recent` runs oldest first, the
 // last entry being the kernel just before the consumer.
+// `input_from_back` (wl::Kernel): the entry of `recent` that wrote the consumer's input, counted back
+// from the last (1); 0 when not known. A known producer further back keeps its output where the
+// consumer finds it when that output and everything the kernels since moved fit the reuse share (the
+// LRU bound); one older than `recent` is cold.
 [[nodiscard]] WarmInput warm_input(const wl::Op& consumer, double consumer_moved_bytes,
-                                   const std::vector<RecentKernel>& recent, const device::Device& gpu);
+                                   const std::vector<RecentKernel>& recent, const device::Device& gpu,
+                                   int input_from_back = 0);
 
 // The consumer's timing with `warm` of its bytes in the L2: those reads come at the L2's rate
 // instead of DRAM's, and so do its stores when its output fits in one L2 partition's share of the
 // reuse set (kL2Partitions), taken off its memory-bound time; when that input is all it reads, its
-// dependent loads wait the L2's round trip (KernelTiming::l2_input_exec_us) if that saves more.
+// dependent loads wait the L2's round trip (KernelTiming::l2_input_exec_us) if that saves more: the
+// hit share of them (WarmInput::hit_share), the rest DRAM's, so the time moves that share of the way
+// from the cold kernel's to the all-L2 one's (each round trip waits the average latency).
 // Never below the kernel with its loads from the L2 (its compute and latency bounds), less its
 // stores kept. nullopt when nothing is warm or nothing is saved.
 [[nodiscard]] std::optional<OpTiming> warm_l2_timing(const wl::Op& consumer, const OpTiming& cold,

@@ -44,6 +44,8 @@ constexpr double kMaxElements = 281474976710656.0;  // 2^48
 constexpr double kMaxNumber = 1e24;
 // Stream ids a workload may use.
 constexpr std::int64_t kMaxStream = 1023;
+// The farthest back a kernel's `input_from_back` may point (kernels on its stream).
+constexpr std::int64_t kMaxInputFromBack = 1024;
 
 struct OpDef {
   std::string_view op;

@@ -40,6 +40,10 @@ struct Kernel {
   // Where the [[kernel]] entry starts in its workload file (Workload::where adds the file).
   SourcePosition position;
   int stream = 0;
+  // Which earlier kernel on this stream wrote the tensor this one reads: 1 = the previous one, 2 = the
+  // one before it; 0 = not known, the L2 reuse rule's own guess (sim/warm_l2.h). Traces set it where
+  // the producer is known not to be the previous kernel (autograd's sum_to reductions).
+  int input_from_back = 0;
   bool sync = false;
 };
 

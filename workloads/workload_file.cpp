@@ -14,7 +14,7 @@ namespace {
 constexpr size_t kMaxNameBytes = 4096;
 
 const std::vector<std::string> kCommonKeys{
-    "name", "op", "after", "stream", "host_delay_us", "host_sync_at_us", "host", "sync"};
+    "name", "op", "after", "stream", "input_from_back", "host_delay_us", "host_sync_at_us", "host", "sync"};
 
 // `host = { op_dispatch = 1, launch = 1 }`: the host work that issues the kernel, counts per host
 // category (workloads/host_work.h), priced by the host description.
@@ -153,6 +153,14 @@ Kernel read_kernel(const toml::table& table, size_t index, const std::string& fi
         throw InputError(where(), std::string(name),
                          "expected a stream id, an integer in [0, " + std::to_string(kMaxStream) + "]");
       k.stream = static_cast<int>(node.as_integer()->get());
+      continue;
+    }
+    if (name == "input_from_back") {
+      if (!node.is_integer() || node.as_integer()->get() < 1 || node.as_integer()->get() > kMaxInputFromBack)
+        throw InputError(where(), std::string(name),
+                         "expected how many kernels back on its stream wrote its input, an integer in [1, " +
+                             std::to_string(kMaxInputFromBack) + "]");
+      k.input_from_back = static_cast<int>(node.as_integer()->get());
       continue;
     }
     if (name == "host_delay_us" || name == "host_sync_at_us") {
@@ -318,6 +326,7 @@ std::string write_workload(const Workload& w) {
     out << "\n[[kernel]]\nname = " << toml_string(k.name) << "\nop = \"" << op_name(k.op) << "\"\n";
     for (const auto& [key, value] : op_params(k.op)) out << key << " = " << toml_value(value) << "\n";
     if (k.stream != 0) out << "stream = " << k.stream << "\n";
+    if (k.input_from_back != 0) out << "input_from_back = " << k.input_from_back << "\n";
     if (k.host_delay_us) out << "host_delay_us = " << toml_value(ParamValue{*k.host_delay_us}) << "\n";
     if (k.host_sync_at_us) out << "host_sync_at_us = " << toml_value(ParamValue{*k.host_sync_at_us}) << "\n";
     if (!k.host.empty()) {

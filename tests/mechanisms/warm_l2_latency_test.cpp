@@ -1,8 +1,8 @@
 // A warm consumer bound by its dependent loads (sim/warm_l2.h, KernelTiming::l2_input_exec_us):
 // when the producer's output is all the consumer reads and it fits in one L2 partition's share of
 // the reuse set, every dependent load waits the L2's round trip instead of DRAM's (a row reduction
-// of a few vector loads per thread in one wave: the RMSNorm mean of a prefill). One byte over the
-// share, or a second input the producer did not write, and the loads wait on DRAM as before.
+// of a few vector loads per thread in one wave: the RMSNorm mean of a prefill); beyond it, the
+// share's worth of them. A second input the producer did not write, and the loads wait on DRAM.
 #include <catch2/catch.hpp>
 
 #include "sim/kernel_timer.h"
@@ -59,13 +59,18 @@ SCENARIO("a kernel whose loads all hit the L2 waits the L2's round trip on each 
 }
 
 SCENARIO(
-    "a latency-bound reduction is warm up to one L2 partition's share of the reuse set, not one byte over") {
+    "a latency-bound reduction is all warm up to one L2 partition's share of the reuse set, partly beyond") {
   const device::Device gpu = l2_gpu();
   const long share_elements = long(gpu.l2_reuse_bytes() / sim::kL2Partitions / 4);
-  // 512 columns, rows filling the share exactly: fits; one row more: over.
+  // 512 columns, rows filling the share exactly: all its loads hit; one row more: all but that
+  // row's worth (no step); half again as many: two thirds of them.
   const long rows = share_elements / 512;
-  CHECK(warm_reduce_ratio(rows, 512) < 0.8);
-  CHECK(warm_reduce_ratio(rows + 1, 512) > 0.95);
+  const double all = warm_reduce_ratio(rows, 512);
+  CHECK(all < 0.8);
+  CHECK(warm_reduce_ratio(rows + 1, 512) == Approx(all).epsilon(0.01));
+  const double over = warm_reduce_ratio(rows * 3 / 2, 512);
+  CHECK(over > all + 0.05);
+  CHECK(over < 0.95);
 }
 
 SCENARIO("a consumer with a second input the producer did not write keeps its DRAM round trips") {

@@ -103,3 +103,25 @@ SCENARIO("a warm consumer never runs below its non-memory bound") {
     CHECK(warm->kernels.at(0).exec_us <= cold.kernels.at(0).exec_us);
   }
 }
+
+SCENARIO("a named producer further back is warm while its output and everything since fit the LRU budget") {
+  // input_from_back (wl::Kernel): the sum reads what the kernel two back wrote.
+  const device::Device gpu = l2_gpu();
+  const double budget = gpu.l2_reuse_bytes();
+  wl::RowOp sum;
+  sum.kind = wl::RowOpKind::reduce;
+  sum.rows = 10;
+  sum.cols = 100;
+  sum.dtype = DataType::fp32;
+  const wl::Op consumer{sum};
+  const wl::Op producer{pointwise(1000)};  // writes the 4,000 bytes the sum reads
+  const wl::Op other{pointwise(1000)};     // a tensor of the same size in between
+  auto warm = [&](double between_moved, int back) {
+    return sim::warm_input(consumer, 4000, {{&producer, 8000}, {&other, between_moved}}, gpu, back)
+        .read_bytes;
+  };
+  CHECK(warm(budget - 4000, 2) == 4000);
+  CHECK(warm(budget - 4000 + 1, 2) == 0);
+  CHECK(warm(8000, 3) == 0);       // older than the kernels the rule keeps: cold
+  CHECK(warm(budget, 1) == 4000);  // the kernel just before wrote a tensor of its size
+}

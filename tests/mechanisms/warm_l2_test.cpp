@@ -107,3 +107,51 @@ SCENARIO("GEMMs are never warm consumers") {
   e.elements = 1000;
   CHECK_FALSE(sim::warm_l2_timing(gemm, p.predict(gemm), wl::Op{e}, gpu));
 }
+
+SCENARIO(
+    "an output larger than one partition's share is found in the L2 for that share, less the consumer's "
+    "stores") {
+  // 5 MB reused, 2.5 MB per partition: a 4 MB producer output leaves 2.5 MB, less the row sum's
+  // 4 KB of stores, for an in-order consumer; none for a pointwise one that writes 4 MB.
+  const device::Device gpu = l2_gpu();
+  const double share = gpu.l2_reuse_bytes() / sim::kL2Partitions;
+  wl::ElementwiseOp producer;
+  producer.elements = 1000000;
+  producer.dtype = producer.out_dtype = DataType::fp32;
+  wl::RowOp sum;
+  sum.kind = wl::RowOpKind::reduce;
+  sum.rows = 1000;
+  sum.cols = 1000;
+  sum.dtype = DataType::fp32;
+  const wl::Op large{producer};
+  const auto row = sim::warm_input(wl::Op{sum}, 0, {{&large, 0}}, gpu);
+  CHECK(row.every_input);
+  CHECK(row.hit_share == Approx((share - 4000) / 4e6));
+  CHECK(sim::warm_input(large, 0, {{&large, 0}}, gpu).hit_share == 0);
+  // At exactly one partition's share, all of it.
+  producer.elements = long(share / 4);
+  const wl::Op fits{producer};
+  CHECK(sim::warm_input(fits, 0, {{&fits, 0}}, gpu).hit_share == 1);
+}
+
+SCENARIO("a warm row sum moves the hit share of the way from its cold time to its all-L2 time") {
+  const device::Device gpu = l2_gpu();
+  sim::OpPredictor p(gpu);
+  wl::RowOp sum;
+  sum.kind = wl::RowOpKind::reduce;
+  sum.rows = 2000;
+  sum.cols = 1000;
+  sum.dtype = DataType::fp32;
+  const wl::Op op{sum};
+  const auto& cold = p.predict(op);
+  sim::WarmInput all;
+  all.read_bytes = 8e6;
+  all.every_input = true;
+  sim::WarmInput half = all;
+  half.hit_share = 0.5;
+  const auto full_warm = sim::warm_l2_timing(op, cold, all, gpu);
+  const auto half_warm = sim::warm_l2_timing(op, cold, half, gpu);
+  REQUIRE(full_warm);
+  REQUIRE(half_warm);
+  CHECK(half_warm->exec_us == Approx((cold.exec_us + full_warm->exec_us) / 2));
+}

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "sim/traced_timing.h"
+#include "workloads/trace/autograd_sum_to.h"
 #include "workloads/trace/op_recognition.h"
 
 namespace gpucast::trace {
@@ -216,6 +217,7 @@ TraceImport import_trace(KinetoTrace& t, const StepWindow& window, const hw::Gpu
   out.replay_start_us = start - window.begin_us;
   double prev_issue = start;
   std::vector<size_t> position(groups.size());
+  std::vector<const CpuOp*> op_of_kernel(groups.size(), nullptr);
   for (size_t rank = 0; rank < order.size(); ++rank) {
     const Group& grp = groups[order[rank]];
     position[order[rank]] = rank;
@@ -224,6 +226,7 @@ TraceImport import_trace(KinetoTrace& t, const StepWindow& window, const hw::Gpu
     const CpuOp* op = grp.op >= 0                ? &t.cpu_ops[grp.op]
                       : first_act.innermost >= 0 ? &t.cpu_ops[first_act.innermost]
                                                  : nullptr;
+    op_of_kernel[rank] = op;
     TracedKernelRecord rec;
     rec.trace_kernel = g.name;
     rec.cpu_op = op ? op->name : "";
@@ -268,6 +271,7 @@ TraceImport import_trace(KinetoTrace& t, const StepWindow& window, const hw::Gpu
     kernels.push_back(std::move(k));
     out.records.push_back(std::move(rec));
   }
+  mark_sum_to_producers(t, op_of_kernel, kernels);
 
   // Cross-stream order. Recorded waits (cuda_sync events) name the event's stream and record
   // call; without them, a kernel that started on the GPU right as a kernel on another stream

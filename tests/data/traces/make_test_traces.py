@@ -215,6 +215,41 @@ def reductions():
     return t
 
 
+def sum_to():
+    """Autograd's sum_to (tests/trace_sum_to_test.cpp): two MulBackward0 nodes of an [8, 1024, 768] fp32
+    gradient, each two muls inside the node's span and then the engine's aten::sum over the last dim
+    (keepdim) inside "autograd::engine::evaluate_function", outside the node's span. In the first the
+    full x full mul (the gradient that needs reducing) comes first, in the second last. Then a sum in
+    a forward, outside any node, after a full x full mul."""
+    t = Trace()
+    t.step(1, T0, 1000)
+    full, bcast = [8, 1024, 768], [8, 1024, 1]
+    mul = "void at::native::vectorized_elementwise_kernel<4, at::native::BinaryFunctor<float, float, float, at::native::binary_internal::MulFunctor<float> >, std::array<char*, 3ul> >"
+    strided = "void at::native::elementwise_kernel<128, 2, at::native::gpu_kernel_impl_nocast<at::native::BinaryFunctor<float, float, float, at::native::binary_internal::MulFunctor<float> > > >"
+    reduce = "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()> >"
+    start = T0 + 10
+    gpu = T0 + 20
+    for node, others in enumerate(((full, bcast), (bcast, full))):
+        ts = start + 250 * node
+        t.op("autograd::engine::evaluate_function: MulBackward0", ts, 200, tid=AUTOGRAD)
+        t.op("MulBackward0", ts + 1, 100, [full], ["float"], tid=AUTOGRAD)
+        for i, other in enumerate(others):
+            ext = t.op("aten::mul", ts + 5 + 40 * i, 30, [full, other], ["float", "float"], ["", ""], tid=AUTOGRAD)
+            t.kernel(mul if other == full else strided, ts + 6 + 40 * i, gpu, 20.0, ext, tid=AUTOGRAD)
+            gpu += 25
+        ext = t.op("aten::sum", ts + 120, 40, [full, [], [], []], ["float", "ScalarList", "Scalar", ""],
+                   ["", "[2]", "True", ""], tid=AUTOGRAD)
+        t.kernel(reduce, ts + 121, gpu, 15.0, ext, tid=AUTOGRAD)
+        gpu += 25
+    ts = start + 500
+    ext = t.op("aten::mul", ts, 30, [full, full], ["float", "float"], ["", ""])
+    t.kernel(mul, ts + 1, gpu, 20.0, ext)
+    ext = t.op("aten::sum", ts + 40, 30, [full, [], [], []], ["float", "ScalarList", "Scalar", ""],
+               ["", "[2]", "True", ""])
+    t.kernel(reduce, ts + 41, gpu + 25, 15.0, ext)
+    return t
+
+
 def two_streams():
     """Stream 7 runs A (0-100 us); stream 20's B waits on A via an event, then C runs on stream 7."""
     t = Trace()
@@ -247,6 +282,7 @@ def main():
     write("families.json", families().doc())
     write("two_streams.json", two_streams().doc())
     write("reductions.json", reductions().doc())
+    write("sum_to.json", sum_to().doc())
     # Bad inputs.
     with open(os.path.join(HERE, "bad_not_json.json"), "w") as f:
         f.write('{"traceEvents": [ {"ph": "X", "cat": "kernel", oops} ]}\n')
