@@ -53,7 +53,7 @@ void Simulator::time_ops(const wl::Workload& w, Pass& pass, std::vector<const Op
     const WarmInput in =
         warm_input(k.op, timing->dram_bytes, recent, pass.predictor.device(), k.input_from_back);
     if (in.read_bytes > 0) {
-      const WarmKey key{k.op, {in.read_bytes, in.write_bytes}};
+      const WarmKey key{k.op, {in.read_bytes, in.write_bytes, in.every_input ? in.hit_share : -1.0}};
       auto found = pass.warm.find(key);
       if (found != pass.warm.end()) {
         timing = &found->second;
@@ -61,8 +61,11 @@ void Simulator::time_ops(const wl::Workload& w, Pass& pass, std::vector<const Op
         timing = &pass.warm.emplace(key, std::move(*warm)).first->second;
       }
     }
+    // The lines it allocated: its DRAM bytes and its stores kept in the L2 (they evict older lines
+    // just the same).
+    const double kept_stores = input_warm(*timing) ? in.write_bytes : 0.0;
     if (recent.size() >= size_t(kRecentKernels)) recent.erase(recent.begin());
-    recent.push_back(RecentKernel{&k.op, timing->dram_bytes});
+    recent.push_back(RecentKernel{&k.op, timing->dram_bytes + kept_stores});
     ops.push_back(timing);
   }
 }

@@ -1,10 +1,11 @@
 #pragma once
 // The simulator's front door: a GPU and a workload in, per-kernel standalone durations and the
 // workload's timeline out.
+#include <array>
 #include <map>
-#include <unordered_map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "hardware/host_spec.h"
@@ -82,11 +83,13 @@ class Simulator {
  private:
   // Timings of kernels that find an input warm in the L2 (sim/warm_l2.h), by consumer and the bytes
   // it finds there (read, kept written).
-  using WarmKey = std::pair<wl::Op, std::pair<double, double>>;
+  // An op and what it finds warm: bytes read and written in the L2, and the share of its dependent
+  // loads that hit (negative when its warm input is not all it reads).
+  using WarmKey = std::pair<wl::Op, std::array<double, 3>>;
   struct WarmKeyHash {
     std::size_t operator()(const WarmKey& k) const {
-      return OpHash{}(k.first) * 1000003u ^ std::hash<double>{}(k.second.first) * 31u ^
-             std::hash<double>{}(k.second.second);
+      return OpHash{}(k.first) * 1000003u ^ std::hash<double>{}(k.second[0]) * 31u ^
+             std::hash<double>{}(k.second[1]) * 7u ^ std::hash<double>{}(k.second[2]);
     }
   };
   struct WarmKeyEqual {

@@ -150,17 +150,27 @@ WarmInput warm_input(const wl::Op& consumer, double consumer_moved_bytes,
   const bool footprint_fits =
       !std::holds_alternative<wl::RowOp>(consumer) || tensor + written_bytes(consumer) <= budget;
   double hit_share = 0;
-  if (wrote_input_of(producer, consumer) && written + since_producer <= budget && footprint_fits) {
+  if (wrote_input_of(producer, consumer) && written <= budget && footprint_fits) {
     // The previous kernel's output: its dirty lines stay while they fit the reuse share, whatever it
     // read beside them (resnet50-fwd's relu_ after batch norm, 25.7 MB written of 51 MB moved, runs at
     // 4.1 TB/s on the H100: validation/runs/h100-sxm/trace-resnet50-fwd.json.gz, dev).
-    w.read_bytes = std::min(tensor, reads);
     // An output larger than one partition's reuse share keeps that much of itself where an in-order
     // consumer finds it (llama125m-train's fp32 `mean` of the 25 MB `pow` output, 0.7 of it by
     // this rule on the H100, runs 7.5-8.3 us against its cold 14.4 us, the backward's `sum` of the
     // same shape: validation/runs/h100-sxm/trace-llama125m-train.json.gz, dev).
     const double share = budget / kL2Partitions;
-    hit_share = written <= share ? 1.0 : std::max(0.0, share - written_bytes(consumer)) / written;
+    if (since_producer > 0) {
+      // A producer further back: of that share, what the lines allocated since it (the kernels in
+      // between, then the consumer's stores) have not taken. The RMSNorm backward's sum two kernels
+      // after its 8.4 MB producer runs as warm as the forward's mean, after 12.6 MB partly, after
+      // 16.8 MB at its cold time (validation/runs/h100-sxm/warm-rmsnorm/, dev).
+      hit_share = std::clamp((share - since_producer - written_bytes(consumer)) / written, 0.0, 1.0);
+    } else {
+      hit_share = written <= share ? 1.0 : std::max(0.0, share - written_bytes(consumer)) / written;
+    }
+    // The previous kernel's output is read from the L2 at least at the L2's rate (its loads' latency
+    // by the hit share); one further back only where some of it is left.
+    if (since_producer <= 0 || hit_share > 0) w.read_bytes = std::min(tensor, reads);
   } else if (std::holds_alternative<wl::ElementwiseOp>(consumer)) {
     // A tensor a recent kernel read: its clean lines age like every other line. Pointwise consumers
     // only: a batch norm after a convolution reads a tensor of the size an earlier relu read, not the

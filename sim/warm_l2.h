@@ -85,9 +85,10 @@ struct WarmInput {
 // 35 MB). `consumer_moved_bytes`: its cold timing's dram_bytes. `recent` runs oldest first, the
 // last entry being the kernel just before the consumer.
 // `input_from_back` (wl::Kernel): the entry of `recent` that wrote the consumer's input, counted back
-// from the last (1); 0 when not known. A known producer further back keeps its output where the
-// consumer finds it when that output and everything the kernels since moved fit the reuse share (the
-// LRU bound); one older than `recent` is cold.
+// from the last (1); 0 when not known. Of a known producer further back, the consumer finds what
+// the lines allocated since (the kernels in between, then its own stores) left of one partition's
+// reuse share (WarmInput::hit_share; none left: cold); one older than `recent` is cold. A recent
+// kernel's `moved_bytes` are the lines it allocated: its DRAM bytes and its stores kept in the L2.
 [[nodiscard]] WarmInput warm_input(const wl::Op& consumer, double consumer_moved_bytes,
                                    const std::vector<RecentKernel>& recent, const device::Device& gpu,
                                    int input_from_back = 0);

@@ -9,6 +9,7 @@
 #include "sim/op_predictor.h"
 #include "sim/warm_l2.h"
 #include "support/gpu_builder.h"
+#include "support/row_builder.h"
 
 using namespace gpucast;
 
@@ -104,24 +105,21 @@ SCENARIO("a warm consumer never runs below its non-memory bound") {
   }
 }
 
-SCENARIO("a named producer further back is warm while its output and everything since fit the LRU budget") {
-  // input_from_back (wl::Kernel): the sum reads what the kernel two back wrote.
+SCENARIO("a named producer further back keeps what the lines allocated since left of one partition's share") {
+  // input_from_back (wl::Kernel): the sum reads what the kernel two back wrote. 10 MB of L2, reuse
+  // share 0.5: 2.5 MB per partition; the sum reads 4,000 bytes and stores 40.
   const device::Device gpu = l2_gpu();
-  const double budget = gpu.l2_reuse_bytes();
-  wl::RowOp sum;
-  sum.kind = wl::RowOpKind::reduce;
-  sum.rows = 10;
-  sum.cols = 100;
-  sum.dtype = DataType::fp32;
-  const wl::Op consumer{sum};
+  const double share = gpu.l2_reuse_bytes() / sim::kL2Partitions;
+  const wl::Op consumer{test::row_builder{}.reduce().rows(10).cols(100).dtype(DataType::fp32).build()};
   const wl::Op producer{pointwise(1000)};  // writes the 4,000 bytes the sum reads
   const wl::Op other{pointwise(1000)};     // a tensor of the same size in between
   auto warm = [&](double between_moved, int back) {
-    return sim::warm_input(consumer, 4000, {{&producer, 8000}, {&other, between_moved}}, gpu, back)
-        .read_bytes;
+    return sim::warm_input(consumer, 4000, {{&producer, 8000}, {&other, between_moved}}, gpu, back);
   };
-  CHECK(warm(budget - 4000, 2) == 4000);
-  CHECK(warm(budget - 4000 + 1, 2) == 0);
-  CHECK(warm(8000, 3) == 0);       // older than the kernels the rule keeps: cold
-  CHECK(warm(budget, 1) == 4000);  // the kernel just before wrote a tensor of its size
+  CHECK(warm(share - 40 - 4000, 2).hit_share == Approx(1.0));
+  CHECK(warm(share - 40 - 2000, 2).hit_share == Approx(0.5));
+  CHECK(warm(share - 40, 2).read_bytes == 0);  // nothing left: cold
+  CHECK(warm(8000, 3).read_bytes == 0);        // older than the kernels the rule keeps: cold
+  // Named as the kernel just before: the previous kernel's rule (the output fits the share: all of it).
+  CHECK(warm(gpu.l2_reuse_bytes(), 1).hit_share == 1);
 }

@@ -7,6 +7,7 @@
 #include "sim/simulator.h"
 #include "sim/warm_l2.h"
 #include "support/gpu_builder.h"
+#include "support/row_builder.h"
 #include "workloads/workload_file.h"
 
 using namespace gpucast;
@@ -118,13 +119,9 @@ SCENARIO(
   wl::ElementwiseOp producer;
   producer.elements = 1000000;
   producer.dtype = producer.out_dtype = DataType::fp32;
-  wl::RowOp sum;
-  sum.kind = wl::RowOpKind::reduce;
-  sum.rows = 1000;
-  sum.cols = 1000;
-  sum.dtype = DataType::fp32;
+  const wl::Op sum{test::row_builder{}.reduce().rows(1000).cols(1000).dtype(DataType::fp32).build()};
   const wl::Op large{producer};
-  const auto row = sim::warm_input(wl::Op{sum}, 0, {{&large, 0}}, gpu);
+  const auto row = sim::warm_input(sum, 0, {{&large, 0}}, gpu);
   CHECK(row.every_input);
   CHECK(row.hit_share == Approx((share - 4000) / 4e6));
   CHECK(sim::warm_input(large, 0, {{&large, 0}}, gpu).hit_share == 0);
@@ -137,12 +134,7 @@ SCENARIO(
 SCENARIO("a warm row sum moves the hit share of the way from its cold time to its all-L2 time") {
   const device::Device gpu = l2_gpu();
   sim::OpPredictor p(gpu);
-  wl::RowOp sum;
-  sum.kind = wl::RowOpKind::reduce;
-  sum.rows = 2000;
-  sum.cols = 1000;
-  sum.dtype = DataType::fp32;
-  const wl::Op op{sum};
+  const wl::Op op{test::row_builder{}.reduce().rows(2000).cols(1000).dtype(DataType::fp32).build()};
   const auto& cold = p.predict(op);
   sim::WarmInput all;
   all.read_bytes = 8e6;
@@ -154,4 +146,18 @@ SCENARIO("a warm row sum moves the hit share of the way from its cold time to it
   REQUIRE(full_warm);
   REQUIRE(half_warm);
   CHECK(half_warm->exec_us == Approx((cold.exec_us + full_warm->exec_us) / 2));
+}
+
+SCENARIO("two warm consumers of one op that find different shares in the L2 are timed apart") {
+  // 10 MB of L2, reuse share 0.5: 2.5 MB per partition. Both sums read a 4 MB fp32 output; the first
+  // right after it (0.62 of it left), the second two kernels after it, a 2 MB copy between (0.12).
+  const std::string producer = "op = \"elementwise\"\nelements = 1000000\ndtype = \"fp32\"\n";
+  const std::string sum = "op = \"reduce\"\nrows = 1000\ncols = 1000\ndtype = \"fp32\"\n";
+  const std::string text = "[workload]\n[[kernel]]\n" + producer + "[[kernel]]\nname = \"near\"\n" + sum +
+                           "[[kernel]]\n" + producer +
+                           "[[kernel]]\nop = \"elementwise\"\nelements = 250000\ndtype = \"fp32\"\n" +
+                           "[[kernel]]\nname = \"far\"\ninput_from_back = 2\n" + sum;
+  sim::Simulator s(l2_gpu());
+  const auto p = s.predict(wl::read_workload_text(text, "w.toml"));
+  CHECK(p.kernels[4].timing->exec_us > p.kernels[1].timing->exec_us * 1.05);
 }

@@ -13,6 +13,7 @@ class row_builder {
   row_builder& rmsnorm() { return kind(wl::RowOpKind::rmsnorm); }
   row_builder& batchnorm() { return kind(wl::RowOpKind::batchnorm); }
   row_builder& softmax() { return kind(wl::RowOpKind::softmax); }
+  row_builder& reduce() { return kind(wl::RowOpKind::reduce); }
   row_builder& rows(wl::Count n) { return op_.rows = n, *this; }
   row_builder& cols(wl::Count n) { return op_.cols = n, *this; }
   row_builder& dtype(DataType t) { return op_.dtype = t, *this; }
