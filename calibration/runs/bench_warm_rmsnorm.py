@@ -31,10 +31,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--smoke", action="store_true", help="two small shapes")
+    ap.add_argument("--shapes", help="ROWSxCOLS,... instead of the default set (e.g. a held-out set)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     torch.manual_seed(0)
     shapes = SHAPES[:2] if args.smoke else SHAPES
+    if args.shapes:
+        shapes = [tuple(int(v) for v in s.split("x")) for s in args.shapes.split(",")]
     done = []
     for rows, cols in shapes:
         norm = RMSNorm(cols).cuda()

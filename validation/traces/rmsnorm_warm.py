@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Per-kernel check of the warm-L2 rules on the standalone RMSNorm traces (calibration/runs/bench_warm_rmsnorm.py:
-forward and backward of one HF-style RMSNorm, fp32 activations of 8-67 MB, measured on the H100 after the
-fifteenth pass's rules were final; nothing is tuned on them). Replays each trace on its own GPU and prints,
+forward and backward of one HF-style RMSNorm, fp32 activations of 8-67 MB, measured on the H100: the set
+`warm-rmsnorm` is dev (the further-back share rule was set on it), `warm-rmsnorm-heldout` other sizes
+measured after the rules were final). Replays each trace on its own GPU and prints,
 per trace, the per-kernel MAPE and the forward mean's and backward sum's errors.
 Run from the repository root after building:
-    python3 validation/traces/rmsnorm_warm.py [build/cli/gpucast] [--gpu h100-sxm]"""
+    python3 validation/traces/rmsnorm_warm.py [build/cli/gpucast] [--gpu h100-sxm] [--set warm-rmsnorm-heldout]"""
 import argparse
 import glob
 import json
@@ -14,8 +15,11 @@ import subprocess
 ap = argparse.ArgumentParser()
 ap.add_argument("gpucast", nargs="?", default="build/cli/gpucast")
 ap.add_argument("--gpu", default="h100-sxm")
+ap.add_argument("--set", default="warm-rmsnorm",
+                help="warm-rmsnorm (dev: the rules were set on it) or warm-rmsnorm-heldout (other sizes, "
+                     "measured after the rules were final)")
 args = ap.parse_args()
-paths = glob.glob("validation/runs/%s/warm-rmsnorm/trace-rmsnorm-*.json.gz" % args.gpu)
+paths = glob.glob("validation/runs/%s/%s/trace-rmsnorm-*.json.gz" % (args.gpu, args.set))
 paths.sort(key=lambda p: [int(x) for x in os.path.basename(p)[14:-8].split("x")])
 print("| input (rows x cols) | fp32 MB | per-kernel MAPE (kernels) | mean: measured / predicted us | backward sum |")
 print("|---|---:|---:|---:|---:|")
