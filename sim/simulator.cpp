@@ -61,11 +61,8 @@ void Simulator::time_ops(const wl::Workload& w, Pass& pass, std::vector<const Op
         timing = &pass.warm.emplace(key, std::move(*warm)).first->second;
       }
     }
-    // The lines it allocated: its DRAM bytes and its stores kept in the L2 (they evict older lines
-    // just the same).
-    const double kept_stores = input_warm(*timing) ? in.write_bytes : 0.0;
     if (recent.size() >= size_t(kRecentKernels)) recent.erase(recent.begin());
-    recent.push_back(RecentKernel{&k.op, timing->dram_bytes + kept_stores});
+    recent.push_back(RecentKernel{&k.op, allocated_bytes(*timing, in)});
     ops.push_back(timing);
   }
 }

@@ -81,10 +81,9 @@ class Simulator {
   [[nodiscard]] const OpTiming& predict_op(const wl::Op& op) { return standalone_.predictor.predict(op); }
 
  private:
-  // Timings of kernels that find an input warm in the L2 (sim/warm_l2.h), by consumer and the bytes
-  // it finds there (read, kept written).
-  // An op and what it finds warm: bytes read and written in the L2, and the share of its dependent
-  // loads that hit (negative when its warm input is not all it reads).
+  // Timings of kernels that find an input warm in the L2 (sim/warm_l2.h), by consumer and what it
+  // finds there: bytes read and kept written, and the share of its dependent loads that hit
+  // (negative when its warm input is not all it reads).
   using WarmKey = std::pair<wl::Op, std::array<double, 3>>;
   struct WarmKeyHash {
     std::size_t operator()(const WarmKey& k) const {

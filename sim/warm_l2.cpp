@@ -255,4 +255,8 @@ bool input_warm(const OpTiming& t) {
   return t.option.find(kWarmInputSuffix) != std::string::npos;
 }
 
+double allocated_bytes(const OpTiming& t, const WarmInput& warm) {
+  return t.dram_bytes + (input_warm(t) ? warm.write_bytes : 0.0);
+}
+
 }  // namespace gpucast::sim

@@ -49,8 +49,8 @@ inline constexpr int kRecentKernels = 4;
 // library fact, the Llama rotate_half of transformers' modeling_llama.py; the traces' neg kernels.
 inline constexpr double kViewParts = 2;
 
-// One kernel the stream ran before the consumer and the bytes it moved through the L2 (its DRAM
-// reads and writes: its timing's dram_bytes; each allocates L2 lines that evict older ones).
+// One kernel the stream ran before the consumer and the L2 lines it allocated, which evict older
+// ones (allocated_bytes: its DRAM reads and writes, and its stores kept in the L2).
 struct RecentKernel {
   const wl::Op* op = nullptr;
   double moved_bytes = 0;
@@ -87,8 +87,7 @@ struct WarmInput {
 // `input_from_back` (wl::Kernel): the entry of `recent` that wrote the consumer's input, counted back
 // from the last (1); 0 when not known. Of a known producer further back, the consumer finds what
 // the lines allocated since (the kernels in between, then its own stores) left of one partition's
-// reuse share (WarmInput::hit_share; none left: cold); one older than `recent` is cold. A recent
-// kernel's `moved_bytes` are the lines it allocated: its DRAM bytes and its stores kept in the L2.
+// reuse share (WarmInput::hit_share; none left: cold); one older than `recent` is cold.
 [[nodiscard]] WarmInput warm_input(const wl::Op& consumer, double consumer_moved_bytes,
                                    const std::vector<RecentKernel>& recent, const device::Device& gpu,
                                    int input_from_back = 0);
@@ -109,5 +108,9 @@ struct WarmInput {
 
 // Whether `t` is a warm consumer's timing (its first loads hit the L2).
 [[nodiscard]] bool input_warm(const OpTiming& t);
+
+// The L2 lines a kernel allocated (RecentKernel::moved_bytes) given its timing `t` and what it found
+// warm: its DRAM bytes and, when warm, its stores kept in the L2 (they evict older lines just the same).
+[[nodiscard]] double allocated_bytes(const OpTiming& t, const WarmInput& warm);
 
 }  // namespace gpucast::sim

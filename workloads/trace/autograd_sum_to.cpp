@@ -3,25 +3,20 @@
 #include <string_view>
 
 #include "workloads/op_schema.h"
+#include "workloads/trace/op_recognition.h"
 
 namespace gpucast::trace {
 namespace {
 
 constexpr std::string_view kNodeSpanPrefix = "autograd::engine::evaluate_function: ";
 
-std::int64_t elements(const std::vector<std::int64_t>& dims) {
-  std::int64_t n = 1;
-  for (auto d : dims) n *= d;
-  return n;
-}
-
 // Whether every tensor argument of `op` (a list, a 0-dim scalar and a non-tensor aside) has `n`
 // elements, and there is at least one.
-bool inputs_all_of_size(const CpuOp& op, std::int64_t n) {
+bool inputs_all_of_size(const CpuOp& op, wl::Count n) {
   bool any = false;
   for (const auto& in : op.inputs) {
     if (in.is_list || in.shapes.size() != 1 || in.shapes.front().empty()) continue;
-    if (elements(in.shapes.front()) != n) return false;
+    if (numel(in.shapes.front()) != n) return false;
     any = true;
   }
   return any;
@@ -43,7 +38,7 @@ void mark_sum_to_producers(const KinetoTrace& t, const std::vector<const CpuOp*>
     if (op_of[i] == nullptr) continue;
     const CpuOp* node = sum_to_node(t, *op_of[i]);
     if (node == nullptr) continue;
-    const std::int64_t n = elements(op_of[i]->inputs.front().shapes.front());
+    const wl::Count n = numel(op_of[i]->inputs.front().shapes.front());
     int back = 0;
     for (size_t j = i; j-- > 0;) {
       if (kernels[j].stream != kernels[i].stream) continue;

@@ -15,12 +15,6 @@ using wl::Count;
 
 bool has(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
 
-Count numel(const std::vector<std::int64_t>& shape) {
-  Count n = 1;
-  for (auto d : shape) n *= std::max<std::int64_t>(d, 0);
-  return n;
-}
-
 // The i-th argument's single tensor shape, or nullptr.
 const std::vector<std::int64_t>* shape(const CpuOp& op, size_t i) {
   if (i >= op.inputs.size() || op.inputs[i].is_list || op.inputs[i].shapes.empty()) return nullptr;
@@ -670,6 +664,12 @@ std::optional<DataType> torch_dtype(const std::string& t) {
   if (t.find("Float8") != std::string::npos) return DataType::fp8;
   if (t == "bool" || t == "unsigned char" || t == "signed char" || t == "char") return DataType::int8;
   return std::nullopt;
+}
+
+wl::Count numel(const std::vector<std::int64_t>& shape) {
+  wl::Count n = 1;
+  for (auto d : shape) n *= std::max<std::int64_t>(d, 0);
+  return n;
 }
 
 double input_bytes(const CpuOp& op) {

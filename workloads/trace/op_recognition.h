@@ -33,6 +33,9 @@ inline constexpr double kForeachChunkElements = 65536;
 // the same element size, or nullopt when not a tensor type.
 [[nodiscard]] std::optional<DataType> torch_dtype(const std::string& type);
 
+// Elements of a recorded tensor shape ("Input Dims"; negative sizes count as 0).
+[[nodiscard]] wl::Count numel(const std::vector<std::int64_t>& shape);
+
 // Bytes of every tensor argument (a first-order work estimate for scaled kernels; 0 without shapes).
 [[nodiscard]] double input_bytes(const CpuOp& op);
 
