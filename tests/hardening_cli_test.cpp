@@ -85,6 +85,15 @@ SCENARIO("workload files: each class of bad value names the file, line and key")
                        11, "pad");
   }
   WHEN("stream = 2147483647") { check_bad_workload(kGemm + "stream = 2147483647\n", 8, "stream"); }
+  WHEN("input_from_back = 0") {
+    check_bad_workload(kGemm + "input_from_back = 0\n", 8, "input_from_back");
+  }
+  WHEN("input_from_back = 2^31 - 1") {
+    check_bad_workload(kGemm + "input_from_back = 2147483647\n", 8, "input_from_back");
+  }
+  WHEN("input_from_back = 1.5") {
+    check_bad_workload(kGemm + "input_from_back = 1.5\n", 8, "input_from_back");
+  }
   WHEN("host_launch_us = inf") {
     check_bad_workload("[workload]\nhost_launch_us = inf\n" + kGemm, 2, "workload.host_launch_us");
   }
