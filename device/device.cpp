@@ -68,6 +68,7 @@ Device::Device(const hw::GpuSpec& g)
 
   host_link_.rate = g.pcie_gbps * kBytesPerUsPerGbps * g.efficiency.pcie;
   host_link_.transfer_latency_us = g.host_transfer_latency_us;
+  host_link_.inline_copy_max_bytes = g.host_inline_copy_max_bytes;
 
   l2_bytes_ = g.cache.l2_mb * 1024 * 1024;
   // A memory-side cache behind the L2 (AMD Infinity Cache; 0 on NVIDIA) serves reuse as well.

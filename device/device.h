@@ -45,6 +45,8 @@ struct Latencies {
 struct HostLink {
   BytesPerUs rate = 0;  // sustained pinned-copy rate
   Microseconds transfer_latency_us = 0;
+  // Host-to-device copies up to this size travel inside the command stream (no copy-engine setup).
+  double inline_copy_max_bytes = 0;
 };
 
 class Device {

@@ -298,6 +298,7 @@ GpuSpec build_spec(const std::string& id, const std::string& origin, const FlatT
   s.pcie_gbps = number(values, "host.pcie_gbps");
   s.host_link = text(values, "host.link");
   s.host_transfer_latency_us = number(values, "host.transfer_latency_us");
+  s.host_inline_copy_max_bytes = maybe_number(values, "host.inline_copy_max_bytes").value_or(0);
   s.nvlink_gbps = number(values, "interconnect.nvlink_gbps");
 
   s.power.tdp_w = number(values, "power.tdp_w");

@@ -134,6 +134,7 @@ struct GpuSpec {
   double pcie_gbps = 0;                 // host link bandwidth per direction (PCIe or NVLink-C2C)
   std::string host_link;                // "PCIe 5.0 x16", "NVLink-C2C", ...
   double host_transfer_latency_us = 0;  // fixed cost of one host<->device copy
+  double host_inline_copy_max_bytes = 0;  // host-to-device copies up to this size skip the copy engine
   double nvlink_gbps = 0;
   PowerSpec power;
   PriceSpec price;

@@ -175,6 +175,9 @@ const std::vector<KeyDef>& gpu_keys() {
        "what the host link is, e.g. \"PCIe 5.0 x16\" or \"NVLink-C2C\""},
       {"host.transfer_latency_us", K::number, "us", kOpt, R::positive,
        "fixed cost of one host<->device copy on the copy engine (default from architecture file)"},
+      {"host.inline_copy_max_bytes", K::number, "B", kOpt, R::non_negative,
+       "largest host-to-device copy the driver writes into the command stream instead of starting the "
+       "copy engine (default from architecture file; 0 or absent: none)"},
       {"interconnect.nvlink_gbps", K::number, "GB/s", kReq, R::non_negative,
        "GPU-to-GPU link bandwidth per GPU (NVLink, AMD Infinity Fabric), both directions summed (0: none)"},
 
@@ -287,14 +290,15 @@ const std::vector<KeyDef>& architecture_keys() {
          "first-touch time after an L2 flush in DRAM latencies (gives latency.first_touch_us)"},
     };
     for (const auto& key : gpu_keys()) {
-      const bool defaultable = key.path.rfind("efficiency.", 0) == 0 || key.path == "launch.host_eager_us" ||
-                               key.path == "launch.host_library_us" || key.path == "launch.host_attention_decode_us" ||
-                               key.path == "launch.graph_kernel_us" || key.path == "launch.queued_kernel_us" ||
-                               key.path == "launch.blocks_per_us" || key.path == "sm.warp_size" ||
-                               key.path == "sm.register_allocation_unit" ||
-                               key.path == "sm.shared_memory_reserved_per_block_bytes" || key.path == "sm.simt_lanes" ||
-                               key.path == "compute.tensor_tile_rows" || key.path == "cache.l2_reuse_fraction" ||
-                               key.path == "host.transfer_latency_us";
+      const bool defaultable =
+          key.path.rfind("efficiency.", 0) == 0 || key.path == "launch.host_eager_us" ||
+          key.path == "launch.host_library_us" || key.path == "launch.host_attention_decode_us" ||
+          key.path == "launch.graph_kernel_us" || key.path == "launch.queued_kernel_us" ||
+          key.path == "launch.blocks_per_us" || key.path == "sm.warp_size" ||
+          key.path == "sm.register_allocation_unit" ||
+          key.path == "sm.shared_memory_reserved_per_block_bytes" || key.path == "sm.simt_lanes" ||
+          key.path == "compute.tensor_tile_rows" || key.path == "cache.l2_reuse_fraction" ||
+          key.path == "host.transfer_latency_us" || key.path == "host.inline_copy_max_bytes";
       if (defaultable) keys.push_back(key);
     }
     return with_ranges(keys);

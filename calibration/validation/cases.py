@@ -302,6 +302,61 @@ def tuning_cases(seed, families=None):
     return out
 
 
+# Probe sets (2026-11-28): small targeted dev sets for one mechanism each, named here so that a later
+# session measures the same cases. Every case is dev; shapes the suite, the held-out set or a tuning
+# set already has are dropped. Ids are probe-<family>-NNNN.
+def _skinny_fp32_gemms(c):
+    """cuBLAS's skinny-M fp32 kernels (gemmSN, gemv) against its split-K SIMT tiles: M from 1 to 48
+    rows over weight matrices from 0.6 to 180 MB, in the two layouts a linear layer's forward (nt)
+    and data gradient (nn) use."""
+    for m in (1, 2, 3, 4, 6, 8, 11, 16, 24, 32, 48):
+        for n, k in ((4096, 4096), (1024, 4096), (4096, 1024), (11008, 4096), (4096, 11008), (768, 768),
+                     (2048, 2048), (8192, 5120), (1000, 2048)):
+            for layout in ("nt", "nn"):
+                p = {"m": m, "n": n, "k": k, "dtype": "fp32"}
+                c.add("gemm", "gemm", p, "torch.matmul " + layout, "layout=" + layout)
+
+
+def _small_copies(c):
+    """Host-to-device and device-to-host copies of 64 B to 256 KB (pinned, non-blocking): where the
+    driver stops sending a copy through its command stream and starts the DMA engine."""
+    for size in (64, 256, 512, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 16384, 32768, 65536, 131072, 262144):
+        for kind in ("h2d", "d2h"):
+            c.add("copy", "copy", {"bytes": float(size), "kind": kind},
+                  "gpu.copy_(pinned, non_blocking=True)" if kind == "h2d" else "pinned.copy_(gpu, non_blocking=True)")
+
+
+def _fp32_convs(c):
+    """FP32 convolutions with TF32 off: where cuDNN runs its direct NHWC FMA kernel and where it
+    transposes to NCHW for its implicit GEMM, by channels, batch, image size and filter."""
+    for ch in (8, 16, 24, 32, 48, 64, 96):
+        for n in (1, 4, 16):
+            for hw in (28, 56, 112):
+                for r, pad in ((1, 0), (3, 1)):
+                    p = {"n": n, "c": ch, "h": hw, "w": hw, "k": 64, "r": r, "s": r}
+                    if pad:
+                        p["pad"] = pad
+                    p.update({"dtype": "fp32", "allow_tf32": False})
+                    c.add("conv2d", "conv2d", p, "F.conv2d channels_last")
+
+
+PROBES = {"skinny-fp32-gemm": _skinny_fp32_gemms, "small-copies": _small_copies, "fp32-conv": _fp32_convs}
+TUNING_SEEDS = (20261127, 20261128)
+
+
+def probe_cases(name):
+    """One probe set (PROBES), all dev."""
+    if name not in PROBES:
+        raise ValueError(f"unknown probe set {name!r}; known: {', '.join(sorted(PROBES))}")
+    seen = {case_key(c) for c in all_cases()}
+    seen |= {case_key(c) for c in heldout_cases(HELDOUT_SEED)}
+    for seed in TUNING_SEEDS:
+        seen |= {case_key(c) for c in tuning_cases(seed)}
+    c = Cases()
+    PROBES[name](c)
+    return [dict(case, id="probe-" + case["id"], set="dev") for case in c.items if case_key(case) not in seen]
+
+
 def _broad_builders():
     import cases_broad  # noqa: E402  (beside this file)
     return cases_broad.BUILDERS

@@ -400,6 +400,8 @@ def main():
     ap.add_argument("--tuning-seed", type=int, default=0,
                     help="measure a second tuning set instead: the broad builders with this seed, shapes the "
                          "suite and the held-out set already have dropped (cases.tuning_cases); every case dev")
+    ap.add_argument("--probe", default="",
+                    help="measure one probe set instead (cases.PROBES: a small dev set for one mechanism)")
     ap.add_argument("--direct-backward", action="store_true",
                     help="backward cases through their ATen ops, not torch.autograd.grad; attention backends "
                          "chosen by PyTorch's global SDPA flags set once per case, not sdpa_kernel per call")
@@ -408,7 +410,9 @@ def main():
     DIRECT_BACKWARD = args.direct_backward
 
     families = [f for f in args.families.split(",") if f]
-    if args.tuning_seed:
+    if args.probe:
+        all_cases = case_gen.probe_cases(args.probe)
+    elif args.tuning_seed:
         all_cases = case_gen.tuning_cases(args.tuning_seed, families=families or None)
     elif args.heldout_seed:
         all_cases = case_gen.heldout_cases(args.heldout_seed, families=families or None)
