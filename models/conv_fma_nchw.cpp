@@ -22,10 +22,16 @@ constexpr int kNchwLargeTileThreads = 128;
 constexpr double kNchwKStep = 8;
 constexpr double kNchwStages = 3;  // "stage3" in all three names
 // The large tile runs for 1x1 filters once its grid covers this share of the SMs (dev: 100 blocks of
-// 256x64 on 132 SMs ran it, 52 did not; assumption in between). No wider filter ran it in any
-// profile (dev, calibration and both tuning sets: 3x3 and 5x5 grids of 65 to 2,560 such blocks ran
-// 32x32 or 128x32).
+// 256x64 on 132 SMs ran it, 52 did not; assumption in between).
 constexpr double kNchwLargeTileMinSmShare = 0.5;
+// Wider filters run 256x64 only where the output channels fit its width (one column of tiles) and
+// its grid fills the SMs. Evidence (H100, probe-fp32-conv.json, dev: 3x3, k = 64, C 16-96): every
+// grid of 196 and 784 such blocks (1.5 and 5.9 x 132) ran 256x64; of the 49-block grids (0.37 x 132)
+// six ran it, twelve 32x32 (the rule's side). The broad set's and tuning sets' wider filters (k of
+// 100 to 512: 3x3 and 5x5 grids of 65 to 2,560 such blocks) never ran it. Taking its timing as the
+// 1x1 fit gives it (kLargeTileFmaShare), the fourteen probe grids of 196 and 784 blocks went from
+// +30..+55% (32x32 over 8 waves of 128x32) to -7..+8% (one host-bound outlier, -46%).
+constexpr double kNchwWideFilterLargeTileMinSmShare = 1.0;
 // Wider filters run 128x32 when its grid is more than this many SMs' worth of blocks and at most
 // kNchwMediumTileMaxWaves of them, else 32x32. Evidence (H100, kernels-tuning.json and
 // kernels-tuning2.json, all dev): 234, 408 and 408 blocks of 128x32 (1.8 and 3.1 x 132) ran 128x32
@@ -79,6 +85,10 @@ FmaNchwTile fma_nchw_tile(const wl::Conv2dOp& op, const device::Device& gpu) {
       return {kNchwLargeTileM, kNchwLargeTileN, kNchwLargeTileThreads};
     return {kNchwSmallTile, kNchwSmallTile, kNchwSmallTileThreads};
   }
+  // Wider filters whose output channels fit one large tile's width run it once its grid fills the SMs.
+  const double large_blocks = std::ceil(m / kNchwLargeTileM);
+  if (double(op.k) <= kNchwLargeTileN && large_blocks >= kNchwWideFilterLargeTileMinSmShare * sms)
+    return {kNchwLargeTileM, kNchwLargeTileN, kNchwLargeTileThreads};
   const double medium_blocks = std::ceil(m / kNchwMediumTileM) * std::ceil(double(op.k) / kNchwMediumTileN);
   if (medium_blocks > kNchwMediumTileMinWaves * sms && medium_blocks <= kNchwMediumTileMaxWaves * sms)
     return {kNchwMediumTileM, kNchwMediumTileN, kNchwMediumTileThreads};

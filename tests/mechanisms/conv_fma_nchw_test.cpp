@@ -1,7 +1,8 @@
 // FP32 convolutions with TF32 off on Hopper, wider than 16 channels (models/conv_fma_nchw.cpp): the
 // input (and a filter wider than 1x1) transposed to NCHW, an SIMT implicit GEMM, the output
-// transposed back; for 1x1 filters the 256x64 tile once its grid covers half the SMs, else 32x32, for
-// wider ones 128x32 over 1.5 to 8 SMs' worth of its blocks, else 32x32; per K step an SM pays its
+// transposed back; for 1x1 filters the 256x64 tile once its grid covers half the SMs, else 32x32; for
+// wider ones 256x64 where the output channels fit its width (k <= 64) and its grid fills the SMs, else
+// 128x32 over 1.5 to 8 SMs' worth of its blocks, else 32x32; per K step an SM pays its
 // busiest scheduler's warps' FMAs plus the step's latency.
 #include <catch2/catch.hpp>
 
@@ -67,17 +68,24 @@ SCENARIO(
                (half.pipe_rate(models::Pipe::fp32, DataType::fp32) * k_half.pipe_efficiency)));
 }
 
-SCENARIO("a 3x3 filter never runs the 256x64 tile: 128x32 above 1.5 SMs' worth of its blocks and up to 8") {
-  // 100 SMs, k = 32: blocks of 128x32 = ceil(n*hw*hw / 128). More than 150 and at most 800 run it.
+SCENARIO("a 3x3 filter with k > 64 runs 128x32 above 1.5 SMs' worth of its blocks and up to 8") {
+  // 100 SMs, k = 65 (three 128x32 columns): blocks = ceil(n*hw*hw / 128) x 3; more than 150 and at
+  // most 800 run it.
   const device::Device gpu(test::gpu_builder{}.build());
-  auto tile_m = [&](wl::Count n, wl::Count hw) {
-    return models::fma_nchw_tile(conv(n, 64, hw, 32, 3), gpu).m;
-  };
-  CHECK(tile_m(1, 139) == 128);  // 19,321 pixels: 151 blocks
-  CHECK(tile_m(1, 138) == 32);   // 19,044 pixels: 149 blocks
-  CHECK(tile_m(16, 80) == 128);  // 102,400 pixels: 800 blocks
-  CHECK(tile_m(1, 321) == 32);   // 103,041 pixels: 805 blocks
+  auto tile_m = [&](wl::Count hw) { return models::fma_nchw_tile(conv(1, 64, hw, 65, 3), gpu).m; };
+  CHECK(tile_m(81) == 128);   // 6,561 pixels: 52 x 3 = 156 blocks
+  CHECK(tile_m(80) == 32);    // 6,400 pixels: 50 x 3 = 150 blocks
+  CHECK(tile_m(184) == 128);  // 33,856 pixels: 265 x 3 = 795 blocks
+  CHECK(tile_m(185) == 32);   // 34,225 pixels: 268 x 3 = 804 blocks
   CHECK(models::fma_nchw_tile(conv(32, 64, 56, 256, 3), gpu).m != 256);
+}
+
+SCENARIO("a 3x3 filter whose output channels fit the 256x64 tile runs it once its grid fills the SMs") {
+  // 100 SMs, k = 64: blocks of 256x64 = ceil(n*hw*hw / 256); 100 run it, 99 do not; k = 65 never does.
+  const device::Device gpu(test::gpu_builder{}.build());
+  CHECK(models::fma_nchw_tile(conv(16, 64, 40, 64, 3), gpu).m == 256);  // 25,600 pixels: 100 blocks
+  CHECK(models::fma_nchw_tile(conv(1, 64, 159, 64, 3), gpu).m != 256);  // 25,281 pixels: 99 blocks
+  CHECK(models::fma_nchw_tile(conv(16, 64, 40, 65, 3), gpu).m != 256);
 }
 
 SCENARIO(
