@@ -340,12 +340,37 @@ def _fp32_convs(c):
                     c.add("conv2d", "conv2d", p, "F.conv2d channels_last")
 
 
-PROBES = {"skinny-fp32-gemm": _skinny_fp32_gemms, "small-copies": _small_copies, "fp32-conv": _fp32_convs}
+def _heldout_2026_11_27(c):
+    """Held out (test): shapes chosen after the inline-copy and wide-filter 256x64 rules were final,
+    measured once and predicted once. FP32 convolutions (TF32 off) with filters wider than 1x1 around
+    and above one wave of 256x64 blocks, k at most 64 and two controls above it; copies around the
+    1 KB inline cut."""
+    for n, ch, hw, k, r, stride in ((8, 40, 72, 64, 3, 1), (2, 64, 160, 48, 3, 1), (32, 32, 40, 64, 3, 1),
+                                    (4, 128, 100, 64, 3, 1), (16, 20, 80, 32, 5, 1), (8, 56, 96, 40, 3, 1),
+                                    (1, 64, 224, 64, 3, 1), (8, 72, 64, 64, 3, 1), (12, 48, 52, 64, 3, 1),
+                                    (16, 40, 128, 64, 3, 2), (2, 96, 200, 64, 3, 1), (32, 24, 64, 24, 3, 1),
+                                    (8, 64, 96, 96, 3, 1), (4, 48, 120, 128, 3, 1)):
+        p = {"n": n, "c": ch, "h": hw, "w": hw, "k": k, "r": r, "s": r}
+        if stride != 1:
+            p["stride"] = stride
+        p["pad"] = r // 2
+        p.update({"dtype": "fp32", "allow_tf32": False})
+        c.add("conv2d", "conv2d", p, "F.conv2d channels_last")
+    for size, kind in ((128, "h2d"), (768, "h2d"), (1000, "h2d"), (1100, "h2d"), (1280, "h2d"), (1400, "h2d"),
+                       (2500, "h2d"), (5000, "h2d"), (128, "d2h"), (1000, "d2h"), (5000, "d2h")):
+        c.add("copy", "copy", {"bytes": float(size), "kind": kind},
+              "gpu.copy_(pinned, non_blocking=True)" if kind == "h2d" else "pinned.copy_(gpu, non_blocking=True)")
+
+
+PROBES = {"skinny-fp32-gemm": _skinny_fp32_gemms, "small-copies": _small_copies, "fp32-conv": _fp32_convs,
+          "heldout-2026-11-27": _heldout_2026_11_27}
+# Probe sets that are held out: every case in the test split, never tuned on.
+HELDOUT_PROBES = {"heldout-2026-11-27"}
 TUNING_SEEDS = (20261127, 20261128)
 
 
 def probe_cases(name):
-    """One probe set (PROBES), all dev."""
+    """One probe set (PROBES), all dev except the held-out ones (HELDOUT_PROBES: all test)."""
     if name not in PROBES:
         raise ValueError(f"unknown probe set {name!r}; known: {', '.join(sorted(PROBES))}")
     seen = {case_key(c) for c in all_cases()}
@@ -354,7 +379,15 @@ def probe_cases(name):
         seen |= {case_key(c) for c in tuning_cases(seed)}
     c = Cases()
     PROBES[name](c)
-    return [dict(case, id="probe-" + case["id"], set="dev") for case in c.items if case_key(case) not in seen]
+    if name in HELDOUT_PROBES:  # nor any dev probe's shape
+        for other in PROBES:
+            if other not in HELDOUT_PROBES:
+                dev = Cases()
+                PROBES[other](dev)
+                seen |= {case_key(case) for case in dev.items}
+    split = "test" if name in HELDOUT_PROBES else "dev"
+    prefix = "held-probe-" if name in HELDOUT_PROBES else "probe-"
+    return [dict(case, id=prefix + case["id"], set=split) for case in c.items if case_key(case) not in seen]
 
 
 def _broad_builders():
