@@ -24,13 +24,18 @@ constexpr double kNchwStages = 3;  // "stage3" in all three names
 // The large tile runs for 1x1 filters once its grid covers this share of the SMs (dev: 100 blocks of
 // 256x64 on 132 SMs ran it, 52 did not; assumption in between).
 constexpr double kNchwLargeTileMinSmShare = 0.5;
-// Wider filters run 256x64 only where the output channels fit its width (one column of tiles) and
-// its grid fills the SMs. Evidence (H100, probe-fp32-conv.json, dev: 3x3, k = 64, C 16-96): every
-// grid of 196 and 784 such blocks (1.5 and 5.9 x 132) ran 256x64; of the 49-block grids (0.37 x 132)
-// six ran it, twelve 32x32 (the rule's side). The broad set's and tuning sets' wider filters (k of
-// 100 to 512: 3x3 and 5x5 grids of 65 to 2,560 such blocks) never ran it. Taking its timing as the
-// 1x1 fit gives it (kLargeTileFmaShare), the fourteen probe grids of 196 and 784 blocks went from
-// +30..+55% (32x32 over 8 waves of 128x32) to -7..+8% (one host-bound outlier, -46%).
+// Wider filters run 256x64 where the output channels are exactly its width (k = 64: one column of
+// tiles, none masked) and its grid fills the SMs. Evidence (H100, probe-fp32-conv.json, dev: 3x3,
+// k = 64, C 16-96): every grid of 196 and 784 such blocks (1.5 and 5.9 x 132) ran 256x64; of the
+// 49-block grids (0.37 x 132) six ran it, twelve 32x32 (the rule's side). The broad set's and tuning
+// sets' wider filters (k of 100 to 512: 3x3 and 5x5 grids of 65 to 2,560 such blocks) never ran it.
+// Taking its timing as the 1x1 fit gives it (kLargeTileFmaShare), the fourteen probe grids of 196 and
+// 784 blocks went from +30..+55% (32x32 over 8 waves of 128x32) to -7..+8% (one host-bound outlier,
+// -46%). The rule first took every k up to 64; the held-out probe (probe-heldout-2026-11-27.json,
+// measured after it) ran 256x64 at k = 64 (five grids: 4.3% against the old rule's 9.5%) and at
+// k = 40, but 128x32 at k = 48 and 32 and the direct kernel at k = 24 (C = 24), so it now takes k = 64
+// only, and that probe is dev data for this rule. Grids of 127 and 128 blocks (0.96 x 132) ran it too:
+// the threshold between 0.37 and 0.96 SMs' worth is not resolved (assumption: one).
 constexpr double kNchwWideFilterLargeTileMinSmShare = 1.0;
 // Wider filters run 128x32 when its grid is more than this many SMs' worth of blocks and at most
 // kNchwMediumTileMaxWaves of them, else 32x32. Evidence (H100, kernels-tuning.json and
@@ -85,9 +90,10 @@ FmaNchwTile fma_nchw_tile(const wl::Conv2dOp& op, const device::Device& gpu) {
       return {kNchwLargeTileM, kNchwLargeTileN, kNchwLargeTileThreads};
     return {kNchwSmallTile, kNchwSmallTile, kNchwSmallTileThreads};
   }
-  // Wider filters whose output channels fit one large tile's width run it once its grid fills the SMs.
+  // Wider filters whose output channels are exactly one large tile's width run it once its grid fills
+  // the SMs.
   const double large_blocks = std::ceil(m / kNchwLargeTileM);
-  if (double(op.k) <= kNchwLargeTileN && large_blocks >= kNchwWideFilterLargeTileMinSmShare * sms)
+  if (double(op.k) == kNchwLargeTileN && large_blocks >= kNchwWideFilterLargeTileMinSmShare * sms)
     return {kNchwLargeTileM, kNchwLargeTileN, kNchwLargeTileThreads};
   const double medium_blocks = std::ceil(m / kNchwMediumTileM) * std::ceil(double(op.k) / kNchwMediumTileN);
   if (medium_blocks > kNchwMediumTileMinWaves * sms && medium_blocks <= kNchwMediumTileMaxWaves * sms)

@@ -18,8 +18,8 @@ struct FmaNchwTile {
 };
 
 // cuDNN's pick: for 1x1 filters the 256x64 tile (4 warps) where its grid fills at least half the SMs,
-// else 32x32 (2 warps); for wider filters 256x64 where the output channels fit its width and its grid
-// fills the SMs, else 128x32 (4 warps) over 1.5 to 8 SMs' worth of its blocks, else 32x32.
+// else 32x32 (2 warps); for wider filters 256x64 where the output channels are exactly its width (64)
+// and its grid fills the SMs, else 128x32 (4 warps) over 1.5 to 8 SMs' worth of its blocks, else 32x32.
 [[nodiscard]] FmaNchwTile fma_nchw_tile(const wl::Conv2dOp& op, const device::Device& gpu);
 [[nodiscard]] PlanOption fma_nchw_conv_plan(const wl::Conv2dOp& op, const device::Device& gpu);
 

@@ -1,7 +1,7 @@
 // FP32 convolutions with TF32 off on Hopper, wider than 16 channels (models/conv_fma_nchw.cpp): the
 // input (and a filter wider than 1x1) transposed to NCHW, an SIMT implicit GEMM, the output
 // transposed back; for 1x1 filters the 256x64 tile once its grid covers half the SMs, else 32x32; for
-// wider ones 256x64 where the output channels fit its width (k <= 64) and its grid fills the SMs, else
+// wider ones 256x64 where the output channels are exactly its width (k = 64) and its grid fills the SMs, else
 // 128x32 over 1.5 to 8 SMs' worth of its blocks, else 32x32; per K step an SM pays its
 // busiest scheduler's warps' FMAs plus the step's latency.
 #include <catch2/catch.hpp>
@@ -80,12 +80,13 @@ SCENARIO("a 3x3 filter with k > 64 runs 128x32 above 1.5 SMs' worth of its block
   CHECK(models::fma_nchw_tile(conv(32, 64, 56, 256, 3), gpu).m != 256);
 }
 
-SCENARIO("a 3x3 filter whose output channels fit the 256x64 tile runs it once its grid fills the SMs") {
-  // 100 SMs, k = 64: blocks of 256x64 = ceil(n*hw*hw / 256); 100 run it, 99 do not; k = 65 never does.
+SCENARIO("a 3x3 filter of exactly 64 output channels runs the 256x64 tile once its grid fills the SMs") {
+  // 100 SMs, k = 64: blocks of 256x64 = ceil(n*hw*hw / 256); 100 run it, 99 do not; k = 65 and 48 never do.
   const device::Device gpu(test::gpu_builder{}.build());
   CHECK(models::fma_nchw_tile(conv(16, 64, 40, 64, 3), gpu).m == 256);  // 25,600 pixels: 100 blocks
   CHECK(models::fma_nchw_tile(conv(1, 64, 159, 64, 3), gpu).m != 256);  // 25,281 pixels: 99 blocks
   CHECK(models::fma_nchw_tile(conv(16, 64, 40, 65, 3), gpu).m != 256);
+  CHECK(models::fma_nchw_tile(conv(16, 64, 40, 48, 3), gpu).m != 256);
 }
 
 SCENARIO(
