@@ -589,8 +589,55 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
   return options;
 }
 
+namespace {
+// cuBLAS's skinny-M fp32 kernel for a linear layer's forward layout (x @ W^T, fp32 with TF32 off, 2 to
+// 11 rows: gemmSN_TN_kernel<float, 128, 16, ...> in every such case of the dev probe,
+// validation/h100-sxm/probe-skinny-fp32-gemm.json; 1 row runs the GEMV kernels, 16 an sm80 SIMT
+// GEMM): blocks of 128 threads, each computing 16 output columns over all of K for every row (library
+// facts from the template), stream their 16 weight rows with a few loads in flight, one block an SM at
+// a time (the probe's per-SM rate, 10-17 GB/s, does not grow with the blocks an SM is given: 64 to 688
+// blocks on 132 SMs). The bytes a block keeps in flight are fit on the probe's 54 such cases (H100,
+// dev): 4, 5, 6, 7 and 8 KB give 29.0, 20.9, 20.3, 21.9 and 24.3% (bias +17, +1, -9, -17, -22%);
+// against 30.9% (bias -29%) for the GEMV and SIMT options it replaces. The rest is cuBLAS's template
+// per row count (3, 8 and 11 rows run slower variants than 2, 4 and 6), not modelled.
+constexpr double kSkinnyMinRows = 2;
+constexpr double kSkinnyMaxRows = 11;
+constexpr double kSkinnyColumnsPerBlock = 16;
+constexpr int kSkinnyThreads = 128;
+constexpr int kSkinnyRegisters = 64;  // assumption: occupancy is set by kSkinnyBlocksPerSm
+constexpr int kSkinnyBlocksPerSm = 1;
+constexpr double kSkinnyBytesInFlight = 6144;
+constexpr double kFp32Bytes = 4;
+
+PlanOption skinny_fp32_option(const wl::GemmOp& g) {
+  const double m = double(g.m), n = double(g.n), k = double(g.k);
+  KernelPlan p;
+  p.name = "skinny fp32 gemm (gemmSN)";
+  p.blocks = std::ceil(n / kSkinnyColumnsPerBlock) * double(g.batch);
+  p.threads = kSkinnyThreads;
+  p.registers = kSkinnyRegisters;
+  p.max_blocks_per_sm = kSkinnyBlocksPerSm;
+  p.pipe = Pipe::fp32;
+  p.dtype = DataType::fp32;
+  p.pipe_flops = 2 * m * kSkinnyColumnsPerBlock * k;
+  const double weight = kSkinnyColumnsPerBlock * k * kFp32Bytes;
+  const double out = m * kSkinnyColumnsPerBlock * kFp32Bytes;
+  p.dram_bytes = weight + m * k * kFp32Bytes / p.blocks + out;  // the rows of x are read once, shared
+  p.dram_write_bytes = out;
+  p.l2_bytes = weight + m * k * kFp32Bytes + out;
+  // Each round trip brings the block's in-flight bytes; the next waits for them.
+  p.bytes_in_flight = kSkinnyBytesInFlight;
+  p.dram_rounds = std::ceil(weight / kSkinnyBytesInFlight);
+  p.startup_cycles = kGemvStartupCycles;
+  return PlanOption{p.name, {p}, 0};
+}
+}  // namespace
+
 std::vector<PlanOption> GemmModel::plan(const wl::Op& op, const device::Device& gpu) const {
   const auto& g = std::get<wl::GemmOp>(op);
+  if (g.dtype == DataType::fp32 && g.transpose_b && !g.transpose_a && double(g.m) >= kSkinnyMinRows &&
+      double(g.m) <= kSkinnyMaxRows)
+    return {skinny_fp32_option(g)};
   GemmShape shape;
   shape.m = static_cast<double>(g.m);
   shape.n = static_cast<double>(g.n);

@@ -362,10 +362,18 @@ def _heldout_2026_11_27(c):
               "gpu.copy_(pinned, non_blocking=True)" if kind == "h2d" else "pinned.copy_(gpu, non_blocking=True)")
 
 
+def _heldout_skinny_2026_11_27(c):
+    """Held out (test): fp32 linear-layer forwards (nt) of 2-10 rows at weight shapes the dev probe does
+    not have, chosen after the skinny fp32 GEMM model (gemmSN) was final, measured once."""
+    for m in (2, 5, 7, 9, 10):
+        for n, k in ((3072, 768), (768, 3072), (5120, 5120), (2560, 10240), (14336, 4096)):
+            c.add("gemm", "gemm", {"m": m, "n": n, "k": k, "dtype": "fp32"}, "torch.matmul nt", "layout=nt")
+
+
 PROBES = {"skinny-fp32-gemm": _skinny_fp32_gemms, "small-copies": _small_copies, "fp32-conv": _fp32_convs,
-          "heldout-2026-11-27": _heldout_2026_11_27}
+          "heldout-2026-11-27": _heldout_2026_11_27, "heldout-skinny-2026-11-27": _heldout_skinny_2026_11_27}
 # Probe sets that are held out: every case in the test split, never tuned on.
-HELDOUT_PROBES = {"heldout-2026-11-27"}
+HELDOUT_PROBES = {"heldout-2026-11-27", "heldout-skinny-2026-11-27"}
 TUNING_SEEDS = (20261127, 20261128)
 
 
