@@ -608,12 +608,13 @@ constexpr int kSkinnyRegisters = 64;  // assumption: occupancy is set by kSkinny
 constexpr int kSkinnyBlocksPerSm = 1;
 constexpr double kSkinnyBytesInFlight = 6144;
 constexpr double kFp32Bytes = 4;
+constexpr const char* kSkinnyVendor = "NVIDIA";
 
 PlanOption skinny_fp32_option(const wl::GemmOp& g) {
   const double m = double(g.m), n = double(g.n), k = double(g.k);
   KernelPlan p;
   p.name = "skinny fp32 gemm (gemmSN)";
-  p.blocks = std::ceil(n / kSkinnyColumnsPerBlock) * double(g.batch);
+  p.blocks = std::ceil(n / kSkinnyColumnsPerBlock);
   p.threads = kSkinnyThreads;
   p.registers = kSkinnyRegisters;
   p.max_blocks_per_sm = kSkinnyBlocksPerSm;
@@ -635,8 +636,9 @@ PlanOption skinny_fp32_option(const wl::GemmOp& g) {
 
 std::vector<PlanOption> GemmModel::plan(const wl::Op& op, const device::Device& gpu) const {
   const auto& g = std::get<wl::GemmOp>(op);
-  if (g.dtype == DataType::fp32 && g.transpose_b && !g.transpose_a && double(g.m) >= kSkinnyMinRows &&
-      double(g.m) <= kSkinnyMaxRows)
+  // cuBLAS's kernel, for one product (batched ones were not measured), on NVIDIA GPUs.
+  if (g.dtype == DataType::fp32 && g.transpose_b && !g.transpose_a && g.batch == 1 &&
+      double(g.m) >= kSkinnyMinRows && double(g.m) <= kSkinnyMaxRows && gpu.vendor() == kSkinnyVendor)
     return {skinny_fp32_option(g)};
   GemmShape shape;
   shape.m = static_cast<double>(g.m);

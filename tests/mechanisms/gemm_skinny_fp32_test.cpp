@@ -1,7 +1,8 @@
 // cuBLAS's skinny fp32 kernel (models/gemm_model.cpp, gemmSN): a linear layer's forward (x @ W^T) of 2
 // to 11 rows in fp32 runs one kernel whose blocks of 128 threads each take 16 output columns over all
 // of K, one block an SM at a time, streaming their weight rows with a fixed number of bytes in flight:
-// a chain of round trips. One row (GEMV), 12 rows, the other layouts and 16-bit types keep their options.
+// a chain of round trips. One row (GEMV), 12 rows, the other layouts, 16-bit types and batched products
+// keep their options.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -30,6 +31,10 @@ SCENARIO("a linear layer's fp32 forward of 2 to 11 rows runs the skinny kernel, 
   CHECK_FALSE(skinny(plan(12, true)));  // an SIMT GEMM
   CHECK_FALSE(skinny(plan(4, false)));  // the nn layout: cuBLAS picks among several kernels there
   CHECK_FALSE(skinny(plan(4, true, DataType::bf16)));
+  const device::Device gpu(test::gpu_builder{}.build());
+  auto batched = test::gemm_builder{}.mnk(4, 4096, 4096).dtype(DataType::fp32).transpose_b().build();
+  batched.batch = 2;
+  CHECK_FALSE(skinny(models::GemmModel{}.plan(wl::Op{batched}, gpu)));
 }
 
 SCENARIO("the skinny kernel's blocks take 16 columns each, one an SM, their weight rows in round trips") {
