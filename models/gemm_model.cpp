@@ -607,11 +607,11 @@ constexpr int kSkinnyThreads = 128;
 constexpr int kSkinnyRegisters = 64;  // assumption: occupancy is set by kSkinnyBlocksPerSm
 constexpr int kSkinnyBlocksPerSm = 1;
 constexpr double kSkinnyBytesInFlight = 6144;
-constexpr double kFp32Bytes = 4;
 constexpr const char* kSkinnyVendor = "NVIDIA";
 
 PlanOption skinny_fp32_option(const wl::GemmOp& g) {
   const double m = double(g.m), n = double(g.n), k = double(g.k);
+  const double e = bytes_per_element(DataType::fp32);
   KernelPlan p;
   p.name = "skinny fp32 gemm (gemmSN)";
   p.blocks = std::ceil(n / kSkinnyColumnsPerBlock);
@@ -621,11 +621,11 @@ PlanOption skinny_fp32_option(const wl::GemmOp& g) {
   p.pipe = Pipe::fp32;
   p.dtype = DataType::fp32;
   p.pipe_flops = 2 * m * kSkinnyColumnsPerBlock * k;
-  const double weight = kSkinnyColumnsPerBlock * k * kFp32Bytes;
-  const double out = m * kSkinnyColumnsPerBlock * kFp32Bytes;
-  p.dram_bytes = weight + m * k * kFp32Bytes / p.blocks + out;  // the rows of x are read once, shared
+  const double weight = kSkinnyColumnsPerBlock * k * e;
+  const double out = m * kSkinnyColumnsPerBlock * e;
+  p.dram_bytes = weight + m * k * e / p.blocks + out;  // the rows of x are read once, shared
   p.dram_write_bytes = out;
-  p.l2_bytes = weight + m * k * kFp32Bytes + out;
+  p.l2_bytes = weight + m * k * e + out;
   // Each round trip brings the block's in-flight bytes; the next waits for them.
   p.bytes_in_flight = kSkinnyBytesInFlight;
   p.dram_rounds = std::ceil(weight / kSkinnyBytesInFlight);

@@ -90,6 +90,19 @@ SCENARIO("non-positive rates and sizes are errors") {
   }
 }
 
+SCENARIO("a negative or non-numeric inline copy limit is an error at its line") {
+  HardwareFixture fx;
+  fx.add_gpu("inline_ok", GpuFileBuilder{}.set("host.inline_copy_max_bytes", "0").text());
+  CHECK(fx.catalog().load("inline_ok").host_inline_copy_max_bytes == 0);
+  for (const auto& value : {std::string("-1.0"), std::string("\"1 KB\"")}) {
+    INFO(value);
+    fx.add_gpu("inline_bad", GpuFileBuilder{}.set("host.inline_copy_max_bytes", value).text());
+    const auto e = load_error(fx, "inline_bad");
+    CHECK(e.key() == "host.inline_copy_max_bytes");
+    CHECK(e.where().line > 0);
+  }
+}
+
 SCENARIO("a power limiter's full-duty clock above the boost clock is an error at its line") {
   HardwareFixture fx;
   fx.add_gpu("limited", GpuFileBuilder{}.set("power.matrix_clock_mhz", "1500").text());

@@ -218,12 +218,18 @@ def embedding_cases(c, rng):
                           "F.embedding(idx, table)")
 
 
+def _add_pinned_copy(c, size, kind):
+    """A pinned host<->device copy of `size` bytes, `kind` h2d or d2h, as suite.py times it."""
+    expr = "gpu.copy_(pinned, non_blocking=True)" if kind == "h2d" else "pinned.copy_(gpu, non_blocking=True)"
+    c.add("copy", "copy", {"bytes": float(size), "kind": kind}, expr)
+
+
 def copy_cases(c, rng):
     for e in range(12, 32, 2):
         c.add("copy", "copy", {"bytes": float(2 ** e)}, "dst.copy_(src)")
     for e in range(12, 31, 3):
-        c.add("copy", "copy", {"bytes": float(2 ** e), "kind": "h2d"}, "gpu.copy_(pinned, non_blocking=True)")
-        c.add("copy", "copy", {"bytes": float(2 ** e), "kind": "d2h"}, "pinned.copy_(gpu, non_blocking=True)")
+        _add_pinned_copy(c, 2 ** e, "h2d")
+        _add_pinned_copy(c, 2 ** e, "d2h")
     for _ in range(4):
         c.add("copy", "copy", {"bytes": float(log_uniform(rng, 1e4, 1e9, 256))}, "dst.copy_(src)")
 
@@ -322,8 +328,7 @@ def _small_copies(c):
     driver stops sending a copy through its command stream and starts the DMA engine."""
     for size in (64, 256, 512, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 16384, 32768, 65536, 131072, 262144):
         for kind in ("h2d", "d2h"):
-            c.add("copy", "copy", {"bytes": float(size), "kind": kind},
-                  "gpu.copy_(pinned, non_blocking=True)" if kind == "h2d" else "pinned.copy_(gpu, non_blocking=True)")
+            _add_pinned_copy(c, size, kind)
 
 
 def _fp32_convs(c):
@@ -358,8 +363,7 @@ def _heldout_2026_11_27(c):
         c.add("conv2d", "conv2d", p, "F.conv2d channels_last")
     for size, kind in ((128, "h2d"), (768, "h2d"), (1000, "h2d"), (1100, "h2d"), (1280, "h2d"), (1400, "h2d"),
                        (2500, "h2d"), (5000, "h2d"), (128, "d2h"), (1000, "d2h"), (5000, "d2h")):
-        c.add("copy", "copy", {"bytes": float(size), "kind": kind},
-              "gpu.copy_(pinned, non_blocking=True)" if kind == "h2d" else "pinned.copy_(gpu, non_blocking=True)")
+        _add_pinned_copy(c, size, kind)
 
 
 def _heldout_skinny_2026_11_27(c):
