@@ -6,11 +6,12 @@ namespace gpucast::cli {
 
 hw::HostSpec scaled_host(const hw::HostSpec& host, double factor) {
   hw::HostSpec h = host;
-  for (double* v : {&h.module_call_us, &h.op_dispatch_us, &h.autograd_node_us, &h.grad_record_us,
-                    &h.launch_us, &h.library_call_us, &h.library_gemm_us, &h.library_attention_us,
-                    &h.library_norm_us, &h.library_embedding_us, &h.optimizer_step_us, &h.optimizer_param_us,
-                    &h.foreach_tensor_us, &h.fused_step_per_tensor_us, &h.sync_us, &h.graph_replay_us,
-                    &h.graph_per_kernel_us, &h.compile_guard_us, &h.compile_launch_us})
+  for (double* v :
+       {&h.module_call_us,      &h.op_dispatch_us,           &h.autograd_node_us,  &h.grad_record_us,
+        &h.launch_us,           &h.library_call_us,          &h.library_gemm_us,   &h.library_attention_us,
+        &h.library_norm_us,     &h.library_embedding_us,     &h.optimizer_step_us, &h.optimizer_param_us,
+        &h.foreach_tensor_us,   &h.fused_step_per_tensor_us, &h.sync_us,           &h.graph_replay_us,
+        &h.graph_per_kernel_us, &h.compile_guard_us,         &h.compile_launch_us, &h.fsdp_group_us})
     *v /= factor;
   return h;
 }

@@ -58,6 +58,9 @@ const std::vector<KeyDef>& host_keys() {
       {"framework.grad_record_us", K::number, "us", kOpt, R::non_negative,
        "extra host time of one forward aten op run with grad enabled (recording its autograd node and "
        "saved tensors) over the same op under no_grad (default 0)"},
+      {"framework.fsdp_group_us", K::number, "us", kOpt, R::non_negative,
+       "host time of one FSDP2 group (fully_shard module) per training step: its four hooks and the "
+       "bookkeeping around its all-gathers, copies and reduce-scatter (default 0)"},
       {"optimizer.step_us", K::number, "us", kReq, R::non_negative,
        "fixed Python time of one optimizer.step() (param groups, state, step counters)"},
       {"optimizer.param_us", K::number, "us", kReq, R::non_negative,
@@ -126,6 +129,7 @@ HostSpec build_host_spec(const std::string& id, const std::string& origin, const
   h.compile_guard_us = number(values, "compile.guard_us");
   h.compile_launch_us = number(values, "compile.launch_us");
   h.model_factor = values.count("framework.model_factor") ? number(values, "framework.model_factor") : 1.0;
+  h.fsdp_group_us = values.count("framework.fsdp_group_us") ? number(values, "framework.fsdp_group_us") : 0.0;
   auto optional = [&](const char* path) { return values.count(path) ? number(values, path) : -1.0; };
   h.library_gemm_us = optional("library.gemm_us");
   h.library_attention_us = optional("library.attention_us");

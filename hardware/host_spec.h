@@ -39,6 +39,9 @@ struct HostSpec {
   double optimizer_step_us = 0;   // optimizer.step_us: Python of one optimizer.step() (param groups, state)
   double optimizer_param_us = 0;  // optimizer.param_us: Python per parameter per step (_init_group, checks)
   double foreach_tensor_us = 0;   // optimizer.foreach_tensor_us: per tensor per foreach op (list building)
+  // framework.fsdp_group_us: one FSDP2 group's Python per training step (its pre/post forward and
+  // backward hooks, the bookkeeping around its all-gathers, copies and reduce-scatter).
+  double fsdp_group_us = 0;
   double fused_step_per_tensor_us = 0;  // optimizer.fused_tensor_us: per tensor of a fused AdamW step
   // Synchronization.
   double sync_us = 0;  // sync.item_us: host cost of .item()/.cpu() besides waiting for the GPU

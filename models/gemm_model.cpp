@@ -536,6 +536,9 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
                                       k_exec * e_in);
       }
       k.startup_cycles = kStartupCycles;
+      // cuBLAS's Hopper tensor-core kernels (nvjet, sm90 xmma) launch one CTA per SM that loops over
+      // the tiles (the 1B model's GEMMs: grids of 132 CTAs, validation/runs/h100x4/dp-train/).
+      k.persistent = tensor && !warp_mma && gpu.cc_major() >= kHopperCcMajor;
       // Cooperative kernels: the epilogue keeps the tensor cores idle after each K loop, and cuBLAS's
       // wait out a share of their output's DRAM store (kCoopStoreExposedShare).
       if (tensor && !warp_mma && area > kCooperativeMinTileArea) {

@@ -22,6 +22,10 @@ struct KernelPlan {
   int registers = 32;          // per thread
   double shared_bytes = 0;     // per block
   int max_blocks_per_sm = 0;   // kernel's own cap (persistent kernels: 1); 0 = hardware limits only
+  // A grid of at most one block per SM whose blocks walk the tiles in a fixed share each (Hopper's
+  // cuBLAS GEMMs), each block holding most of its SM's shared memory: a block cannot start on an SM
+  // that another kernel's resident blocks hold (sim/sm_residency.h).
+  bool persistent = false;
   // The longest block's work over the average block's (the per-block figures below are averages).
   // Above 1 (causal attention), blocks dispatched in launch order leave an SM finishing a long
   // block after the others are done.

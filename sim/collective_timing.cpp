@@ -38,6 +38,7 @@ OpTiming time_collective(const wl::CollectiveOp& op, const hw::SystemSpec& syste
   k.latency_us = t.exec_us - k.memory_us;
   k.dram_bytes = e.dram_bytes;
   t.kernels.push_back(k);
+  t.holds_sms = true;
   t.dram_bytes = e.dram_bytes;
   t.flops = 0;
   t.bound = e.transfer_us >= std::max(e.fixed_us, e.latency_us) ? Bound::memory : Bound::latency;

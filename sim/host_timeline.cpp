@@ -41,6 +41,7 @@ HostSplit host_cost(const hw::HostSpec& host, const wl::HostWork& work, double l
   price(HostCategory::graph_kernel, host.graph_per_kernel_us);
   price(HostCategory::compile_guard, host.compile_guard_us);
   price(HostCategory::compile_launch, host.compile_launch_us);
+  price(HostCategory::fsdp_group, f * host.fsdp_group_us);
   return s;
 }
 

@@ -111,6 +111,7 @@ KernelTiming time_kernel_from(const models::KernelPlan& k, const device::Device&
   const double slots = double(out.blocks_per_sm) * gpu.sms();
   out.blocks = blocks;
   out.waves = blocks / slots;
+  out.persistent = k.persistent;
   out.dram_bytes = k.dram_bytes * blocks;
   out.flops = k.pipe_flops * blocks;
   out.matrix = k.pipe == models::Pipe::tensor || k.pipe == models::Pipe::mma_sync;

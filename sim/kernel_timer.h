@@ -32,6 +32,7 @@ struct KernelTiming {
   // Its non-memory bound: the execution with its loads from the L2 and no cost for its bytes (its
   // compute and dependent-latency terms), the least a warm consumer can take.
   Microseconds non_memory_exec_us = 0;
+  bool persistent = false;  // KernelPlan::persistent: its blocks cannot share an SM that others hold
   bool matrix = false;  // runs on the tensor cores: matrix work, which the power limiter counts
   // Time the tensor cores are busy, averaged over the SMs (pipe work at the rate the kernel is
   // timed at, at most exec_us): what the kernel adds to the power limiter's matrix share.

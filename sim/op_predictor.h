@@ -39,6 +39,9 @@ struct OpTiming {
   // Execution inside a CUDA-graph replay where that differs from exec_us (< 0: the same). A
   // collective's eager time carries the host's issue floor; inside a graph only its GPU time counts.
   Microseconds graph_exec_us = -1;
+  // Its blocks stay resident on their SMs for the whole call (NCCL's channels, one block each):
+  // sim/sm_residency.h.
+  bool holds_sms = false;
   Bound bound = Bound::memory;
   // The tensor cores' busy time (the power limiter's matrix work).
   [[nodiscard]] Microseconds matrix_us() const;

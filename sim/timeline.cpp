@@ -8,6 +8,7 @@
 #include "common/errors.h"
 #include "common/huge_pages.h"
 #include "sim/host_issue.h"
+#include "sim/sm_residency.h"
 
 namespace gpucast::sim {
 namespace {
@@ -26,7 +27,13 @@ struct Active {
   double remaining_us;  // standalone execution time still to run
   double sm_share;      // fraction of the SMs it occupies alone
   double dram_share;    // fraction of DRAM bandwidth it uses alone
+  bool holds_sms;       // its blocks stay on their SMs to the end (sim/sm_residency.h)
+  bool displaced;       // a persistent kernel kept off the SMs a collective holds
 };
+// Two kernels' blocks resident on one SM share its issue slots equally (sim/sm_residency.h; assumption:
+// the 1B model's DDP all-reduces on 4 H100s ran 1.4-1.9x their standalone time beside backward's
+// elementwise kernels, validation/runs/h100x4/dp-train/trace-1b-b2-ddp.json.gz).
+constexpr double kSharedIssueSlowdown = 2.0;
 
 }  // namespace
 
@@ -90,23 +97,32 @@ Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops
 
   std::vector<Active> active;
   Microseconds now = 0;
-  auto slowdown = [&] {
+  // Each running kernel's slowdown: DRAM bandwidth is shared by all; SMs by the kernels whose blocks
+  // share them. A collective's resident blocks share their SMs' issue with the blocks of a kernel
+  // spread over every SM, equally (sim/sm_residency.h), and not with a persistent kernel kept off them.
+  std::vector<double> factors;
+  auto slowdowns = [&] {
     double sm = 0, dram = 0;
+    bool co_resident = false;
     for (const auto& a : active) {
       sm += a.sm_share;
       dram += a.dram_share;
+      co_resident = co_resident || (!a.holds_sms && !a.displaced && a.sm_share > 0);
     }
-    return std::max({1.0, sm, dram});
+    factors.resize(active.size());
+    for (size_t a = 0; a < active.size(); ++a)
+      factors[a] = active[a].holds_sms ? std::max({1.0, dram, co_resident ? kSharedIssueSlowdown : 1.0})
+                                       : std::max({1.0, sm, dram});
   };
 
   bool first = true;
   while (!events.empty() || !active.empty()) {
     // Next completion among running kernels at the current shared rate.
-    const double factor = slowdown();
+    slowdowns();
     Microseconds next_done = std::numeric_limits<double>::infinity();
     size_t done_index = 0;
     for (size_t a = 0; a < active.size(); ++a) {
-      const Microseconds t = now + active[a].remaining_us * factor;
+      const Microseconds t = now + active[a].remaining_us * factors[a];
       if (t < next_done) {
         next_done = t;
         done_index = a;
@@ -114,7 +130,7 @@ Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops
     }
     const bool take_event = !events.empty() && events.top().time <= next_done;
     const Microseconds t_next = take_event ? events.top().time : next_done;
-    for (auto& a : active) a.remaining_us -= (t_next - now) / factor;
+    for (size_t a = 0; a < active.size(); ++a) active[a].remaining_us -= (t_next - now) / factors[a];
     now = t_next;
 
     if (!take_event) {
@@ -141,12 +157,28 @@ Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops
     } else {
       double sm_share = 0;
       for (const auto& kt : op.kernels) sm_share = std::max(sm_share, std::min(1.0, kt.waves));
-      const Microseconds exec = graph && op.graph_exec_us >= 0 ? op.graph_exec_us : op.exec_us;
+      Microseconds exec = graph && op.graph_exec_us >= 0 ? op.graph_exec_us : op.exec_us;
       const double dram_share = exec > 0 ? op.dram_bytes / exec / dram : 0;
+      // SMs that running collectives hold: a persistent kernel's displaced blocks wait for a whole
+      // share of work (sim/sm_residency.h), and it then shares only the SMs it got.
+      double held = 0;
+      for (const auto& a : active)
+        if (a.holds_sms) held += a.sm_share;
+      bool displaced = false;
+      if (held > 0 && !op.holds_sms && op.exec_us > 0) {
+        double stretched = 0;
+        for (const auto& kt : op.kernels)
+          stretched += kt.exec_us * displaced_factor(kt.persistent, kt.waves, held);
+        if (stretched > op.exec_us) {
+          exec *= stretched / op.exec_us;
+          sm_share = std::min(sm_share, std::max(0.0, 1.0 - held));
+          displaced = true;
+        }
+      }
       if (exec <= 0) {
         complete(k, now);
       } else {
-        active.push_back({k, exec, sm_share, std::min(1.0, dram_share)});
+        active.push_back({k, exec, sm_share, std::min(1.0, dram_share), op.holds_sms, displaced});
       }
     }
   }

@@ -100,6 +100,14 @@ SCENARIO("bad host files name file, line and key") {
     CHECK(e.key() == "library.gemm_us");
     CHECK(e.where().line == 10);
   }
+  WHEN("framework.fsdp_group_us is negative") {
+    std::string text = kValid;
+    text.replace(text.find("autograd_node_us = 10\n"), 22, "autograd_node_us = 10\nfsdp_group_us = -5\n");
+    dir.write("hosts/fsdp.toml", text);
+    const auto e = load_error(catalog, "fsdp");
+    CHECK(e.key() == "framework.fsdp_group_us");
+    CHECK(e.where().line == 6);
+  }
   WHEN("framework.grad_record_us is text") {
     std::string text = kValid;
     text.replace(text.find("autograd_node_us = 10\n"), 22, "autograd_node_us = 10\ngrad_record_us = \"x\"\n");

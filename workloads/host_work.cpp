@@ -36,6 +36,8 @@ std::string_view host_category_name(HostCategory c) {
       return "compile guards";
     case HostCategory::compile_launch:
       return "compiled launch";
+    case HostCategory::fsdp_group:
+      return "fsdp hooks";
   }
   return "?";
 }
@@ -72,15 +74,17 @@ std::string_view host_category_key(HostCategory c) {
       return "compile.guard_us";
     case HostCategory::compile_launch:
       return "compile.launch_us";
+    case HostCategory::fsdp_group:
+      return "framework.fsdp_group_us";
   }
   return "";
 }
 
 std::string_view host_category_id(HostCategory c) {
   static constexpr std::array<std::string_view, kHostCategories> kIds{
-      "module_call",  "op_dispatch",    "autograd_node",   "grad_record",    "launch",
-      "library_call", "optimizer_step", "optimizer_param", "foreach_tensor", "fused_tensor",
-      "sync",         "graph_replay",   "graph_kernel",    "compile_guard",  "compile_launch"};
+      "module_call",    "op_dispatch",     "autograd_node",  "grad_record",  "launch", "library_call",
+      "optimizer_step", "optimizer_param", "foreach_tensor", "fused_tensor", "sync",   "graph_replay",
+      "graph_kernel",   "compile_guard",   "compile_launch", "fsdp_group"};
   return kIds[size_t(c)];
 }
 

@@ -31,8 +31,9 @@ enum class HostCategory {
   graph_kernel,     // one kernel node of a replay
   compile_guard,    // one torch.compile'd region call
   compile_launch,   // one kernel launched from compiled code
+  fsdp_group,       // one FSDP2 group's hooks in one step (fractions: each hook's share)
 };
-inline constexpr size_t kHostCategories = 15;
+inline constexpr size_t kHostCategories = 16;
 [[nodiscard]] std::string_view host_category_name(HostCategory c);
 // The host key that prices the category ("framework.module_call_us").
 [[nodiscard]] std::string_view host_category_key(HostCategory c);

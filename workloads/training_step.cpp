@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <utility>
 
 #include "common/errors.h"
 #include "workloads/cat_copy.h"
@@ -16,6 +17,21 @@ using HC = HostCategory;
 constexpr double kChunk = 65536;  // multi_tensor_apply chunk size (elements)
 constexpr int kMaxBlocks = 320;   // blocks per multi_tensor_apply launch
 constexpr int kMaxTensors[5] = {110, 64, 48, 36, 30};
+// DistributedDataParallel's bucket caps: dist._DEFAULT_FIRST_BUCKET_BYTES and bucket_cap_mb = 25
+// (torch/nn/parallel/distributed.py; library facts).
+constexpr double kDdpFirstBucketCapBytes = 1024.0 * 1024.0;
+constexpr double kDdpBucketCapBytes = 25.0 * 1024.0 * 1024.0;
+constexpr int kCommStream = 1;  // NCCL's stream beside the compute stream
+// FSDP2 (fully_shard): all-gathers and reduce-scatters each on a stream of their own.
+constexpr int kAllGatherStream = 2;
+constexpr int kReduceScatterStream = 3;
+// Each FSDP2 hook's share of a group's host time per step: the profiled 1B step's medians on 4 H100s
+// (FSDP::pre_forward 1.52 ms, post_forward 0.11, pre_backward 1.40, post_backward 1.17 + 0.11 with the
+// reshard; validation/runs/h100x4/dp-train/run3/trace-1b-b2-fsdp.json.gz), normalized.
+constexpr double kFsdpPreForwardShare = 0.35;
+constexpr double kFsdpPostForwardShare = 0.03;
+constexpr double kFsdpPreBackwardShare = 0.32;
+constexpr double kFsdpPostBackwardShare = 0.30;
 
 class StepBuilder {
  public:
@@ -44,6 +60,7 @@ class StepBuilder {
         break;
     }
     amp_ = o.precision == Precision::amp;
+    ddp_ = o.parallel.dp > 1 && o.parallel.zero == Zero::none;
   }
 
   // ---- host annotations -------------------------------------------------------------------------
@@ -203,6 +220,7 @@ class StepBuilder {
   }
   void forward_ops(const std::string& micro) {
     k_.scope(micro);
+    if (fsdp_) fsdp_copy_out("root.", root_numel_, fsdp_gather("root.", root_numel_, kFsdpPreForwardShare));
     module();  // the model
     if (!gpt()) {
       fwd("embed", EmbeddingOp{c_.vocab, c_.d_model, Count(T_), P_}, true);
@@ -215,7 +233,10 @@ class StepBuilder {
     }
     for (int l = 0; l < c_.layers; ++l) {
       k_.scope(micro);
+      const std::string g = "l" + std::to_string(l) + ".";
+      if (fsdp_) fsdp_copy_out(g, block_numel_[l], fsdp_gather(g, block_numel_[l], kFsdpPreForwardShare));
       gpt() ? gpt_layer_forward(l) : layer_forward(l);
+      if (fsdp_) pending_.add(HC::fsdp_group, kFsdpPostForwardShare);  // reshard: frees, launches nothing
     }
     k_.scope(micro);
     gpt() ? layernorm("ln_f.") : rmsnorm("final_norm.");
@@ -341,7 +362,102 @@ class StepBuilder {
     } else {
       bwd(name + ".grad_accumulate", ew(numel, P_, P_, 2));
     }
+    param_ready(name, numel);
   }
+
+  // ---- data parallelism (DistributedDataParallel) -------------------------------------------------
+  // DDP's Reducer, as PyTorch runs it by default: when a parameter's gradient is final (the last
+  // micro-step; earlier ones run under no_sync), its autograd hook copies it into the parameter's
+  // bucket scaled by 1/world (one mul kernel: Reducer::mark_variable_ready_dense's at::mul_out).
+  // Buckets follow the order gradients become ready (rebuilt after the first step): the first
+  // closes at 1 MiB, the others at 25 MiB, a bucket closing once it reaches its cap
+  // (compute_bucket_assignment_by_size), so a parameter larger than the cap has a bucket of its own.
+  // A full bucket is all-reduced on the communication stream (stream 1) while backward goes on; the
+  // step waits for the last one before the optimizer (finalize_backward). The 1B model's step on
+  // 4 H100s: 147 mul kernels, 66 all-reduces (validation/runs/h100x4/dp-train/trace-1b-b2-ddp.json.gz).
+  void param_ready(const std::string& name, double numel) {
+    if (!ddp_ || micro_ != o_.grad_accum - 1) return;
+    pending_.add(HC::op_dispatch).add(HC::launch);
+    emit(name + ".ddp_bucket_copy", ew(numel, P_, P_, 1, 1));
+    bucket_bytes_ += numel * bytes_per_element(P_);
+    if (bucket_bytes_ >= bucket_cap_bytes_) flush_bucket();
+  }
+  void flush_bucket() {
+    if (bucket_bytes_ <= 0) return;
+    CollectiveOp c;
+    c.kind = CollectiveKind::all_reduce;
+    c.bytes = std::round(bucket_bytes_);
+    c.dtype = P_;
+    c.ranks = o_.parallel.dp;
+    pending_.add(HC::op_dispatch);
+    emit_on(kCommStream, "ddp.all_reduce#" + std::to_string(buckets_++), c, {out_.back().name});
+    bucket_bytes_ = 0;
+    bucket_cap_bytes_ = kDdpBucketCapBytes;
+  }
+  // Backward is over: the last bucket leaves, and the next compute kernel waits for the reductions.
+  void finish_reductions() {
+    if (ddp_) flush_bucket();
+    if ((ddp_ && buckets_ > 0) || (fsdp_ && micro_ == o_.grad_accum - 1 && !last_comm_.empty()))
+      wait_for_ = last_comm_;
+  }
+
+  // ---- FSDP2 (fully_shard on every decoder block and on the root) ---------------------------------
+  // As PyTorch 2.11 runs it with no mixed-precision policy (fp32 parameters, autocast in the
+  // forward): before a group's forward its shards are copied into the all-gather buffer (a foreach
+  // copy) and all-gathered on the all-gather stream; the compute stream copies the gathered
+  // parameters out (split_with_sizes_copy) once the gather is done. Blocks free them after their
+  // forward (reshard_after_forward) and gather again in backward, each block prefetching the next
+  // one's; the root keeps its parameters to the end. After a group's backward its gradients are
+  // copied into one buffer (chunk_cat) and reduce-scattered in fp32 on the reduce-scatter stream;
+  // the optimizer steps the shards after the last. The traces' kernels: 33 all-gathers, 33 copy-outs,
+  // 17 chunk_cats and reduce-scatters for the 1B model's 17 groups.
+  // Returns the all-gather's name.
+  std::string fsdp_gather(const std::string& g, double numel, double hook_share) {
+    if (hook_share > 0) pending_.add(HC::fsdp_group, hook_share);
+    const int dp = o_.parallel.dp;
+    pending_.add(HC::op_dispatch).add(HC::launch);
+    emit_on(kAllGatherStream, g + "fsdp_copy_in", ew(std::ceil(numel / dp), P_, P_, 1, 0), {});
+    CollectiveOp c;
+    c.kind = CollectiveKind::all_gather;
+    c.bytes = std::round(std::ceil(numel / dp) * dp * bytes_per_element(P_));
+    c.dtype = P_;
+    c.ranks = dp;
+    pending_.add(HC::op_dispatch);
+    emit_on(kAllGatherStream, g + "fsdp_all_gather", c, {});
+    return out_.back().name;
+  }
+  void fsdp_copy_out(const std::string& g, double numel, const std::string& gather) {
+    pending_.add(HC::op_dispatch).add(HC::launch);
+    emit_on(0, g + "fsdp_copy_out", ew(numel, P_, P_, 1, 0), {gather});
+  }
+  void fsdp_reduce(const std::string& g, double numel) {
+    pending_.add(HC::fsdp_group, kFsdpPostBackwardShare);
+    if (micro_ != o_.grad_accum - 1) return;  // earlier micro-steps keep unsharded gradients
+    pending_.add(HC::op_dispatch).add(HC::launch);
+    emit(g + "fsdp_chunk_cat", ew(numel, P_, P_, 1, 0));
+    CollectiveOp c;
+    c.kind = CollectiveKind::reduce_scatter;
+    c.bytes = std::round(std::ceil(numel / o_.parallel.dp) * o_.parallel.dp * bytes_per_element(P_));
+    c.dtype = P_;
+    c.ranks = o_.parallel.dp;
+    pending_.add(HC::op_dispatch);
+    emit_on(kReduceScatterStream, g + "fsdp_reduce_scatter", c, {out_.back().name});
+  }
+  // The groups' sizes: the root (embeddings, final norm, lm_head) and each block.
+  void set_fsdp_groups(const std::vector<double>& numels) {
+    fsdp_ = o_.parallel.dp > 1 && o_.parallel.zero == Zero::full;
+    const size_t first = gpt() ? 2 : 1, per = gpt() ? 12 : 9;
+    double total = 0;
+    for (double n : numels) total += n;
+    block_numel_.assign(size_t(c_.layers), 0);
+    for (size_t l = 0; l < block_numel_.size(); ++l)
+      for (size_t i = first + l * per; i < first + (l + 1) * per && i < numels.size(); ++i)
+        block_numel_[l] += numels[i];
+    root_numel_ = total;
+    for (double b : block_numel_) root_numel_ -= b;
+  }
+  [[nodiscard]] bool fsdp() const { return fsdp_; }
+  [[nodiscard]] const std::vector<double>& block_numels() const { return block_numel_; }
   void rmsnorm_backward(const std::string& p) {
     const double n = T_ * d_;
     bwd(p + "weight_mul_grad_x", bcast(n, R_, R_));  // grad * weight[cols]
@@ -444,9 +560,21 @@ class StepBuilder {
     bwd("log_softmax_grad", ew(T_ * V_, C_, C_, softmax_backward_reads(double(V_)), 3));
     linear_backward("lm_head", d_, V_, R_);
     gpt() ? layernorm_backward("ln_f.") : rmsnorm_backward("final_norm.");
+    std::string prefetched;  // the all-gather issued ahead for the next block down
     for (int l = c_.layers - 1; l >= 0; --l) {
       k_.scope(micro);
+      const std::string g = "l" + std::to_string(l) + ".bwd.";
+      if (fsdp_) {
+        // pre_backward: the block's parameters again (prefetched by the block above, but the first),
+        // and the prefetch of the next block's.
+        const std::string ag =
+            prefetched.empty() ? fsdp_gather(g, block_numel_[l], kFsdpPreBackwardShare) : prefetched;
+        if (!prefetched.empty()) pending_.add(HC::fsdp_group, kFsdpPreBackwardShare);
+        fsdp_copy_out(g, block_numel_[l], ag);
+        prefetched = l > 0 ? fsdp_gather("l" + std::to_string(l - 1) + ".bwd.", block_numel_[l - 1], 0) : "";
+      }
       gpt() ? gpt_layer_backward(l) : layer_backward(l);
+      if (fsdp_) fsdp_reduce(g, block_numel_[l]);
     }
     k_.scope(micro);
     if (gpt()) {  // the position embedding's gradient summed over the batch (broadcast add)
@@ -456,10 +584,14 @@ class StepBuilder {
     }
     embedding_backward("embed", V_, T_);
     // A tied embedding already got lm_head's gradient: the engine adds the two.
-    if (c_.tied_embeddings)
+    if (c_.tied_embeddings) {
       bwd("embed_grad_tied_add", ew(V_ * d_, P_, P_, 2), false);
-    else
+      param_ready("embed", V_ * d_);
+    } else {
       accumulate_grad("embed", V_ * d_);
+    }
+    if (fsdp_) fsdp_reduce("root.bwd.", root_numel_);
+    finish_reductions();
   }
 
   // ---- optimizer --------------------------------------------------------------------------------
@@ -554,8 +686,12 @@ class StepBuilder {
     if (!backward && o_.seq == 1) a.backend = AttentionBackend::flash2;
     return a;
   }
-  void emit(const std::string& name, Op op) {
-    k_.add(name, std::move(op));
+  void emit(const std::string& name, Op op) { emit_on(0, name, std::move(op), {}); }
+  // A kernel on `stream` after the kernels named in `after`; a compute kernel after backward's
+  // reductions also waits for the last of them.
+  void emit_on(int stream, const std::string& name, Op op, std::vector<std::string> after) {
+    if (stream == 0 && !wait_for_.empty()) after.push_back(std::exchange(wait_for_, std::string{}));
+    k_.add_on(name, std::move(op), stream, std::move(after));
     auto kernels = k_.take();
     kernels.back().host = pending_;
     pending_ = HostWork{};
@@ -566,6 +702,7 @@ class StepBuilder {
       last.name += "#" + std::to_string(out_.size());
       names_.insert(last.name);
     }
+    if (stream == kCommStream || stream == kReduceScatterStream) last_comm_ = last.name;
   }
 
  public:
@@ -580,6 +717,16 @@ class StepBuilder {
   bool amp_ = false;
   bool grad_ = false;  // forward ops run with grad enabled (training forward)
   int micro_ = 0;
+  // DDP (data parallel with --zero none): the open bucket and the reductions issued so far.
+  bool ddp_ = false;
+  bool fsdp_ = false;
+  std::vector<double> block_numel_;  // FSDP2 groups: each block's parameters, and the root's
+  double root_numel_ = 0;
+  double bucket_bytes_ = 0;
+  double bucket_cap_bytes_ = kDdpFirstBucketCapBytes;
+  int buckets_ = 0;
+  std::string last_comm_;  // the latest kernel on the communication stream
+  std::string wait_for_;   // the next compute kernel waits for this one
   HostWork pending_;
   KernelSequence k_;
   std::set<std::string> names_;
@@ -651,8 +798,31 @@ GeneratedModel generate_training_step(const TransformerConfig& c, const Generate
                      c.name + ": longer than the model's learned positions (max_positions)");
   if (o.mode != Mode::train && o.mode != Mode::prefill)
     throw InputError(SourceLocation{"--precision"}, "precision", "goes with --mode train or prefill");
-  StepBuilder b(c, o);
+  // Data parallelism: the workload is one rank's, with its share of the batch.
+  const auto& par = o.parallel;
+  if (par.tp > 1 || par.pp > 1 || par.ep > 1 || par.sp)
+    throw InputError(SourceLocation{"--precision"}, "precision",
+                     "the PyTorch training step (--precision) takes data parallelism only (--dp, with "
+                     "DistributedDataParallel); use --dtype for tensor, pipeline, sequence or expert "
+                     "parallel layouts");
+  if (par.dp > 1 && (par.zero == Zero::os || par.zero == Zero::os_grad))
+    throw InputError(SourceLocation{"--zero"}, "zero",
+                     "the PyTorch training step (--precision) runs data parallelism as "
+                     "DistributedDataParallel (--zero none) or FSDP2 (--zero 3 / fsdp); use --dtype for "
+                     "ZeRO-1 and ZeRO-2");
+  if (o.batch % par.dp != 0)
+    throw InputError(SourceLocation{"--dp"}, "dp",
+                     "the batch " + std::to_string(o.batch) + " does not split over " +
+                         std::to_string(par.dp) + " replicas");
+  if (par.dp > 1 && o.mode != Mode::train)
+    throw InputError(SourceLocation{"--dp"}, "dp",
+                     "data parallelism with --precision goes with --mode train");
+  GenerateOptions local = o;
+  local.batch = o.batch / par.dp;
+  StepBuilder b(c, local);
   b.numels_ = gpt_style ? gpt_parameter_numels(c) : llama_parameter_numels(c);
+  b.set_fsdp_groups(b.numels_);
+  const std::vector<double> full_numels = b.numels_;
   const bool train = o.mode == Mode::train;
   for (int m = 0; m < (train ? o.grad_accum : 0); ++m) {
     b.set_micro(m);
@@ -661,20 +831,24 @@ GeneratedModel generate_training_step(const TransformerConfig& c, const Generate
     b.backward(micro);
   }
   if (!train) b.forward("");
+  // FSDP2's optimizer steps each parameter's shard (dim 0 split over the ranks, padded).
+  if (b.fsdp())
+    for (double& n : b.numels_) n = std::ceil(n / par.dp);
   if (train && o.clip_grad) b.clip_grad();
   if (train) b.optimizer();
 
   GeneratedModel out{Workload{}, 0, 0, 0, true, {}};
   double params = 0;
-  for (double n : b.numels_) params += n;
+  for (double n : full_numels) params += n;
   out.parameters = params;
-  const double T = double(o.batch) * double(o.seq);
-  out.items = T * (train ? o.grad_accum : 1);
+  const double T = double(local.batch) * double(o.seq);  // this rank's tokens per micro-step
+  out.world = par.dp;
+  out.items = T * par.dp * (train ? o.grad_accum : 1);
   // Weights that GEMMs use: all but the embedding gathers (a tied table is the lm_head too).
   const double matmul_params = params - (c.tied_embeddings ? 0 : double(c.vocab) * c.d_model) -
                                (gpt_style ? double(c.max_positions) * c.d_model : 0);
   const double attention = 4.0 * c.layers * double(o.seq) * c.heads * c.head_dim() * 0.5;
-  out.useful_flops = (train ? 3 : 1) * (2 * matmul_params + attention) * out.items;
+  out.useful_flops = (train ? 3 : 1) * (2 * matmul_params + attention) * out.items / par.dp;  // a GPU's share
 
   // Memory, bytes.
   const double p = bytes_per_element(b.param_type()), e = bytes_per_element(b.compute_type());
@@ -699,11 +873,29 @@ GeneratedModel generate_training_step(const TransformerConfig& c, const Generate
   const double loss_bytes = o.precision == Precision::amp ? 4 : e;
   mem.activations += T * double(c.vocab) * (e + 2 * loss_bytes);  // logits, fp32 copy, its gradient
   mem.workspace = 0.5e9 + 64e6;
+  if (par.dp > 1)
+    mem.workspace += 0.5e9;  // NCCL buffers and communicators (assumption, as the other generator)
+  if (par.dp > 1 && !b.fsdp()) mem.gradients += params * p;  // DDP's buckets: a second copy of every gradient
+  if (b.fsdp()) {
+    // Shards of the weights, gradients and states; unsharded: the root's parameters (kept from the
+    // forward to its backward), two blocks' (one computing, one prefetched) and a block's gradients.
+    double block = 0;
+    for (double n : b.block_numels()) block = std::max(block, n);
+    const double root = params - [&] {
+      double blocks = 0;
+      for (double n : b.block_numels()) blocks += n;
+      return blocks;
+    }();
+    mem.weights = mem.weights / par.dp + (root + 2 * block) * p;
+    mem.gradients = mem.gradients / par.dp + block * p;
+    mem.optimizer /= par.dp;
+  }
 
   std::string name = c.name + (train ? "-train-" : "-forward-") + std::string(precision_name(o.precision)) +
                      "-" + std::string(optimizer_name(o.optimizer)) + "-b" + std::to_string(o.batch) + "-s" +
                      std::to_string(o.seq);
   if (o.grad_accum > 1) name += "-ga" + std::to_string(o.grad_accum);
+  if (par.dp > 1) name += (b.fsdp() ? "-fsdp" : "-ddp") + std::to_string(par.dp);
   if (o.clip_grad) name += "-clip";
   out.workload = Workload::build(name, o.launch, std::move(b.out_));
   return out;

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Data-parallel training steps on 4 H100s (calibration/runs/bench_dp_train.py, two runs in
+validation/runs/h100x4/dp-train/) against gpucast's PyTorch training step (--precision amp, foreach
+AdamW), one rank's step:
+
+  single  --gpu calibrated/h100-sxm, the per-GPU batch
+  ddp     --system calibrated/systems/h100x4 --dp 4, the global batch (4 x the per-GPU one)
+  fsdp    --system calibrated/systems/h100x4 --dp 4 --zero 3 (FSDP2)
+
+The split was fixed before the run: the 350m model is dev, the 1b model test. Measured = the mean of
+the three runs' step medians (the slowest rank's). Host: the H100 box with this machine's own probe
+speed (validation/multi_gpu/hosts/h100x4-dp.toml, from the host probe of run 3's call). Writes a
+Markdown table to stdout; --json also writes the rows.
+
+usage: python3 validation/multi_gpu/dp_train.py [--gpucast build/cli/gpucast] [--json out.json]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RUNS = ["validation/runs/h100x4/dp-train/results.json", "validation/runs/h100x4/dp-train/run2/results.json",
+        "validation/runs/h100x4/dp-train/run3/results.json"]
+MODELS = {"350m": "validation/host-training/models/llama-350m.toml", "1b": "validation/host-training/models/llama-1b.toml"}
+SPLIT = {"350m": "dev", "1b": "test"}
+
+
+def predict(gpucast, case):
+    b, world = case["batch_per_gpu"], case["world"]
+    args = [gpucast, "predict", "--model", MODELS[case["model"]], "--mode", "train", "--precision", "amp",
+            "--seq", str(case["seq"]), "--host", "validation/multi_gpu/hosts/h100x4-dp.toml", "--format", "json"]
+    if case["mode"] == "single":
+        args += ["--gpu", "calibrated/h100-sxm", "--batch", str(b)]
+    else:
+        args += ["--system", "calibrated/systems/h100x4", "--dp", str(world), "--batch", str(b * world)]
+        if case["mode"] == "fsdp":
+            args += ["--zero", "3"]
+    r = subprocess.run(args, capture_output=True, text=True, cwd=ROOT)
+    if r.returncode != 0:
+        return None, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "failed"
+    j = json.loads(r.stdout)
+    res = j["results"][0] if "results" in j else j
+    return res["total_us"] / 1e3, res
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gpucast", default="build/cli/gpucast")
+    ap.add_argument("--json")
+    a = ap.parse_args()
+    runs = [json.load(open(os.path.join(ROOT, p)))["cases"] for p in RUNS]
+    rows = []
+    for i, case in enumerate(runs[0]):
+        if case.get("step_ms") is None:
+            continue
+        others = [r[i] for r in runs[1:] if i < len(r) and r[i].get("step_ms") is not None and
+                  (r[i]["model"], r[i]["batch_per_gpu"], r[i]["mode"]) == (case["model"], case["batch_per_gpu"], case["mode"])]
+        measured = [case["step_ms"]] + [o["step_ms"] for o in others]
+        m = sum(measured) / len(measured)
+        p, info = predict(a.gpucast, case)
+        rows.append({"model": case["model"], "split": SPLIT[case["model"]], "batch_per_gpu": case["batch_per_gpu"],
+                     "mode": case["mode"], "measured_ms": measured, "mean_ms": m, "predicted_ms": p,
+                     "error": (p / m - 1) if p else None, "note": None if p else info})
+    print("| model (split) | per-GPU batch | layout | measured ms (runs 1, 2, 3) | predicted ms | error |")
+    print("|---|---:|---|---:|---:|---:|")
+    for r in rows:
+        meas = ", ".join("%.1f" % v for v in r["measured_ms"])
+        pred = "%.1f" % r["predicted_ms"] if r["predicted_ms"] else "(%s)" % r["note"]
+        err = "%+.1f%%" % (100 * r["error"]) if r["error"] is not None else ""
+        print("| %s (%s) | %d | %s | %s | %s | %s |" % (r["model"], r["split"], r["batch_per_gpu"], r["mode"], meas, pred, err))
+    for split in ("dev", "test"):
+        for mode in ("single", "ddp", "fsdp"):
+            errs = [abs(r["error"]) for r in rows if r["split"] == split and r["mode"] == mode and r["error"] is not None]
+            if errs:
+                print("\n%s %s: MAPE %.1f%% over %d" % (split, mode, 100 * sum(errs) / len(errs), len(errs)), end="")
+    print()
+    if a.json:
+        json.dump(rows, open(a.json, "w"), indent=1)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
