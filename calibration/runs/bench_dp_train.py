@@ -30,7 +30,7 @@ import multi_rank  # noqa: E402  (sets the NCCL environment first)
 import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
 
-from common import build_llama, env_info, free_cuda, stats, train_step  # noqa: E402
+from common import build_llama, env_info, free_cuda, stats, train_step, wall_samples  # noqa: E402
 
 VOCAB = 32000
 # (model, seq, per-GPU batches): the middle batch of each is profiled.
@@ -57,20 +57,6 @@ def build(name, batch, seq, mode, rank):
         return train_step(model, opt, x, y, amp=True)
 
     return step, nparams, (model, opt, x, y)
-
-
-def timed_steps(step, warmup, iters):
-    for _ in range(warmup):
-        step()
-    torch.cuda.synchronize()
-    out = []
-    for _ in range(iters):
-        torch.cuda.synchronize()
-        t = time.perf_counter()
-        step()
-        torch.cuda.synchronize()
-        out.append((time.perf_counter() - t) * 1e3)
-    return out
 
 
 def worker(rank, world, out, budget, t0, port):
@@ -103,7 +89,7 @@ def worker(rank, world, out, budget, t0, port):
                         torch.cuda.reset_peak_memory_stats()
                         group_world = 1 if mode == "single" else world
                         step, nparams, keep = build(name, batch, seq, mode, rank)
-                        samples = timed_steps(step, 3, iters)
+                        samples = wall_samples(step, 3, iters)
                         case.update(params=nparams, gpus=group_world, peak_mem_bytes=torch.cuda.max_memory_allocated())
                         if profile and (name, batch, mode) in PROFILE:
                             # Every rank takes the step (its collectives need all); rank 0 records it.
