@@ -18,7 +18,7 @@ Which cases are dev and which test was fixed before the run: the 350m model is d
 tune the model), the 1b model is test (never tuned on).
 
 NVLink multicast stays off (multi_rank sets NCCL_NVLS_ENABLE=0 and the rest before torch starts).
-usage: [GPUCAST_PROFILE=1] python3 calibration/runs/bench_dp_train.py --out OUT [--budget 420]
+usage: [GPUCAST_PROFILE=1] [GPUCAST_DP_SET=gpt] python3 calibration/runs/bench_dp_train.py --out OUT [--budget 420]
 """
 import json
 import os
@@ -30,22 +30,30 @@ import multi_rank  # noqa: E402  (sets the NCCL environment first)
 import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
 
-from common import build_llama, env_info, free_cuda, stats, train_step, wall_samples  # noqa: E402
+from common import (GPT_VOCAB, build_gpt, build_llama, env_info, free_cuda, stats, train_step,  # noqa: E402
+                    wall_samples)
 
-VOCAB = 32000
+# GPUCAST_DP_SET=gpt: the held-out set, GPT-2-style models (tied embeddings, LayerNorm, GELU, biases),
+# committed with the model rules final, before the call that measured it; every case test.
+GPT = os.environ.get("GPUCAST_DP_SET") == "gpt"
+VOCAB = GPT_VOCAB if GPT else 32000
 # (model, seq, per-GPU batches): the middle batch of each is profiled.
-CASES = [("350m", 1024, [2, 4, 8]), ("1b", 2048, [1, 2, 4])]
+CASES = ([("gpt355m", 1024, [2, 4, 8]), ("gpt774m", 1024, [1, 2, 4])] if GPT else
+         [("350m", 1024, [2, 4, 8]), ("1b", 2048, [1, 2, 4])])
 MODES = ["single", "ddp", "fsdp"]
 PROFILE = {("1b", 2, "single"), ("1b", 2, "ddp"), ("1b", 2, "fsdp")}
 
 
 def build(name, batch, seq, mode, rank):
-    model, nparams = build_llama(name, dtype=torch.float32, max_seq=max(seq, 2048))
+    if GPT:
+        model, nparams = build_gpt(name, dtype=torch.float32, max_seq=1024)
+    else:
+        model, nparams = build_llama(name, dtype=torch.float32, max_seq=max(seq, 2048))
     if mode == "ddp":
         model = torch.nn.parallel.DistributedDataParallel(model, device_ids=[rank])
     elif mode == "fsdp":
         from torch.distributed.fsdp import fully_shard
-        for blk in model.layers:
+        for blk in (model.h if GPT else model.layers):
             fully_shard(blk)
         fully_shard(model)
     opt = torch.optim.AdamW(model.parameters(), lr=1e-4, weight_decay=0.1, foreach=True)
@@ -68,7 +76,8 @@ def worker(rank, world, out, budget, t0, port):
     iters = 8
     results = {"environment": env_info({"world": world, "method": "host wall time per step, GPU synchronized "
                                         "before and after each; 3 warm-up steps"}) if rank == 0 else None,
-               "split_rule": "350m dev, 1b test (fixed before the run)", "cases": []}
+               "split_rule": "all test (held out)" if GPT else "350m dev, 1b test (fixed before the run)",
+               "cases": []}
     for name, seq, batches in CASES:
         for batch in batches:
             for mode in MODES:

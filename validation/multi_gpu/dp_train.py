@@ -12,7 +12,7 @@ the three runs' step medians (the slowest rank's). Host: the H100 box with this 
 speed (validation/multi_gpu/hosts/h100x4-dp.toml, from the host probe of run 3's call). Writes a
 Markdown table to stdout; --json also writes the rows.
 
-usage: python3 validation/multi_gpu/dp_train.py [--gpucast build/cli/gpucast] [--json out.json]
+usage: python3 validation/multi_gpu/dp_train.py [--set llama|gpt] [--gpucast build/cli/gpucast] [--json out.json]
 """
 import argparse
 import json
@@ -21,10 +21,16 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-RUNS = ["validation/runs/h100x4/dp-train/results.json", "validation/runs/h100x4/dp-train/run2/results.json",
-        "validation/runs/h100x4/dp-train/run3/results.json"]
-MODELS = {"350m": "validation/host-training/models/llama-350m.toml", "1b": "validation/host-training/models/llama-1b.toml"}
-SPLIT = {"350m": "dev", "1b": "test"}
+SETS = {
+    "llama": ["validation/runs/h100x4/dp-train/results.json", "validation/runs/h100x4/dp-train/run2/results.json",
+              "validation/runs/h100x4/dp-train/run3/results.json"],
+    # GPUCAST_DP_SET=gpt: held out, measured after the rules were final.
+    "gpt": ["validation/runs/h100x4/dp-train/heldout-gpt/results.json"],
+}
+MODELS = {"350m": "validation/host-training/models/llama-350m.toml", "1b": "validation/host-training/models/llama-1b.toml",
+          "gpt355m": "validation/host-training/models/gpt-355m.toml",
+          "gpt774m": "validation/host-training/models/gpt-774m.toml"}
+SPLIT = {"350m": "dev", "1b": "test", "gpt355m": "held out", "gpt774m": "held out"}
 
 
 def predict(gpucast, case):
@@ -49,8 +55,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--gpucast", default="build/cli/gpucast")
     ap.add_argument("--json")
+    ap.add_argument("--set", choices=sorted(SETS), default="llama")
     a = ap.parse_args()
-    runs = [json.load(open(os.path.join(ROOT, p)))["cases"] for p in RUNS]
+    runs = [json.load(open(os.path.join(ROOT, p)))["cases"] for p in SETS[a.set]]
     rows = []
     for i, case in enumerate(runs[0]):
         if case.get("step_ms") is None:
@@ -63,14 +70,15 @@ def main():
         rows.append({"model": case["model"], "split": SPLIT[case["model"]], "batch_per_gpu": case["batch_per_gpu"],
                      "mode": case["mode"], "measured_ms": measured, "mean_ms": m, "predicted_ms": p,
                      "error": (p / m - 1) if p else None, "note": None if p else info})
-    print("| model (split) | per-GPU batch | layout | measured ms (runs 1, 2, 3) | predicted ms | error |")
+    print("| model (split) | per-GPU batch | layout | measured ms (%s) | predicted ms | error |" %
+          ("runs 1, 2, 3" if len(runs) == 3 else "one run"))
     print("|---|---:|---|---:|---:|---:|")
     for r in rows:
         meas = ", ".join("%.1f" % v for v in r["measured_ms"])
         pred = "%.1f" % r["predicted_ms"] if r["predicted_ms"] else "(%s)" % r["note"]
         err = "%+.1f%%" % (100 * r["error"]) if r["error"] is not None else ""
         print("| %s (%s) | %d | %s | %s | %s | %s |" % (r["model"], r["split"], r["batch_per_gpu"], r["mode"], meas, pred, err))
-    for split in ("dev", "test"):
+    for split in ("dev", "test", "held out"):
         for mode in ("single", "ddp", "fsdp"):
             errs = [abs(r["error"]) for r in rows if r["split"] == split and r["mode"] == mode and r["error"] is not None]
             if errs:
