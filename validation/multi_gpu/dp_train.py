@@ -31,12 +31,14 @@ MODELS = {"350m": "validation/host-training/models/llama-350m.toml", "1b": "vali
           "gpt355m": "validation/host-training/models/gpt-355m.toml",
           "gpt774m": "validation/host-training/models/gpt-774m.toml"}
 SPLIT = {"350m": "dev", "1b": "test", "gpt355m": "held out", "gpt774m": "held out"}
+# Each lease's host: the H100 box at that lease's own probe speed.
+HOSTS = {"llama": "validation/multi_gpu/hosts/h100x4-dp.toml", "gpt": "validation/multi_gpu/hosts/h100x4-dp-gpt.toml"}
 
 
-def predict(gpucast, case):
+def predict(gpucast, case, host):
     b, world = case["batch_per_gpu"], case["world"]
     args = [gpucast, "predict", "--model", MODELS[case["model"]], "--mode", "train", "--precision", "amp",
-            "--seq", str(case["seq"]), "--host", "validation/multi_gpu/hosts/h100x4-dp.toml", "--format", "json"]
+            "--seq", str(case["seq"]), "--host", host, "--format", "json"]
     if case["mode"] == "single":
         args += ["--gpu", "calibrated/h100-sxm", "--batch", str(b)]
     else:
@@ -66,7 +68,7 @@ def main():
                   (r[i]["model"], r[i]["batch_per_gpu"], r[i]["mode"]) == (case["model"], case["batch_per_gpu"], case["mode"])]
         measured = [case["step_ms"]] + [o["step_ms"] for o in others]
         m = sum(measured) / len(measured)
-        p, info = predict(a.gpucast, case)
+        p, info = predict(a.gpucast, case, HOSTS[a.set])
         rows.append({"model": case["model"], "split": SPLIT[case["model"]], "batch_per_gpu": case["batch_per_gpu"],
                      "mode": case["mode"], "measured_ms": measured, "mean_ms": m, "predicted_ms": p,
                      "error": (p / m - 1) if p else None, "note": None if p else info})
