@@ -1,5 +1,8 @@
 #include "cli/host_alternatives.h"
 
+#include <functional>
+#include <utility>
+
 #include "reports/units.h"
 
 namespace gpucast::cli {
@@ -16,18 +19,28 @@ hw::HostSpec scaled_host(const hw::HostSpec& host, double factor) {
   return h;
 }
 
-std::vector<reports::HostAlternative> host_alternatives(const ResolvedWorkload& source,
-                                                        const hw::GpuSpec& gpu, const hw::HostSpec& host,
-                                                        const sim::Prediction& base) {
+namespace {
+// One re-run: its step time and whether the host bounds it.
+using Rerun = std::function<std::pair<double, bool>(const wl::Workload&, const hw::HostSpec&)>;
+
+std::vector<reports::HostAlternative> alternatives(const ResolvedWorkload& source, const hw::HostSpec& host,
+                                                   const sim::Prediction& base, const Rerun& rerun) {
   std::vector<reports::HostAlternative> out;
   if (base.launch != wl::LaunchMode::eager) return out;
   const double items = source.model ? source.model->items : 1;
   auto run = [&](const std::string& change, const std::string& how, const wl::Workload& w,
                  const hw::HostSpec& h, double alt_items) {
-    sim::Simulator simulator(gpu, h);
-    const auto p = simulator.predict(w);
-    out.push_back({change, how, p.total_us, alt_items, p.host_bound()});
+    const auto [total_us, host_bound] = rerun(w, h);
+    out.push_back({change, how, total_us, alt_items, host_bound});
   };
+  const auto& par = source.options.parallel;
+  if (source.model && source.options.precision != wl::Precision::dtype && par.dp > 1 &&
+      par.zero == wl::Zero::full) {
+    auto options = source.options;
+    options.parallel.zero = wl::Zero::none;
+    run("DDP instead of FSDP2", "--zero none (memory: check the fit)", regenerate(source, options).workload,
+        host, items);
+  }
   if (source.model) {
     auto options = source.options;
     options.launch = wl::LaunchMode::graph;
@@ -52,6 +65,28 @@ std::vector<reports::HostAlternative> host_alternatives(const ResolvedWorkload& 
       "--set host.*: every host cost / " + reports::fixed(kFasterCpuFactor, 1), source.workload,
       scaled_host(host, kFasterCpuFactor), items);
   return out;
+}
+}  // namespace
+
+std::vector<reports::HostAlternative> host_alternatives(const ResolvedWorkload& source,
+                                                        const hw::GpuSpec& gpu, const hw::HostSpec& host,
+                                                        const sim::Prediction& base) {
+  return alternatives(source, host, base, [&](const wl::Workload& w, const hw::HostSpec& h) {
+    sim::Simulator simulator(gpu, h);
+    const auto p = simulator.predict(w);
+    return std::make_pair(p.total_us, p.host_bound());
+  });
+}
+
+std::vector<reports::HostAlternative> host_alternatives(const ResolvedWorkload& source,
+                                                        const hw::SystemSpec& system,
+                                                        const hw::HostSpec& host,
+                                                        const sim::Prediction& base) {
+  return alternatives(source, host, base, [&](const wl::Workload& w, const hw::HostSpec& h) {
+    sim::Simulator simulator(system, h);
+    const auto p = simulator.predict(w);
+    return std::make_pair(p.total_us, p.host_bound());
+  });
 }
 
 }  // namespace gpucast::cli

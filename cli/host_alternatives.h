@@ -20,5 +20,11 @@ inline constexpr double kFasterCpuFactor = 1.5;
                                                                       const hw::GpuSpec& gpu,
                                                                       const hw::HostSpec& host,
                                                                       const sim::Prediction& base);
+// The same for one rank of a multi-GPU system; an FSDP2 step (--precision with --zero 3) also gets
+// DistributedDataParallel, whose host work per step is far smaller.
+[[nodiscard]] std::vector<reports::HostAlternative> host_alternatives(const ResolvedWorkload& source,
+                                                                      const hw::SystemSpec& system,
+                                                                      const hw::HostSpec& host,
+                                                                      const sim::Prediction& base);
 
 }  // namespace gpucast::cli

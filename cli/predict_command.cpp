@@ -32,7 +32,10 @@ reports::Report predict_on_system(const AppContext& ctx, const PredictOptions& o
   // Under pipeline parallelism the simulated workload is one microbatch of one stage: the model's
   // step figures come from the pipeline schedule, not from the prediction's total.
   const bool pipelined = layout.pp > 1;
-  auto r = reports::prediction_report(system.gpu, p, run && !pipelined ? &*run : nullptr);
+  // What would change a host-bound rank (pipeline stages are scheduled apart from the timeline).
+  const auto alternatives =
+      pipelined ? std::vector<reports::HostAlternative>{} : host_alternatives(source, system, host, p);
+  auto r = reports::prediction_report(system.gpu, p, run && !pipelined ? &*run : nullptr, &alternatives);
   if (run && pipelined) r.sections.insert(r.sections.begin(), reports::Section{"Memory", "", reports::memory_table(*run)});
   const auto pr = reports::analyze_parallel(system, source.workload, p, run ? &*run : nullptr, layout);
   reports::add_parallel_sections(r, pr, p);

@@ -110,3 +110,14 @@ SCENARIO("a bad --vary spec stops the sweep before it runs, with the reason") {
   CHECK(w.exit_code == 2);
   CHECK_THAT(w.err, Catch::Contains("needs --model"));
 }
+
+SCENARIO("a host-bound FSDP2 rank says what would change it, DDP among the alternatives") {
+  const auto r = run_gpucast({"predict", "--gpus", "4xh100-sxm", "--host", "h100-box", "--precision", "amp",
+                              "--mode", "train", "--model", "gpt2", "--seq", "1024", "--batch", "8", "--dp",
+                              "4", "--zero", "fsdp"});
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("HOST-BOUND"));
+  CHECK_THAT(r.out, Catch::Contains("fsdp hooks"));
+  CHECK_THAT(r.out, Catch::Contains("DDP instead of FSDP2"));
+  CHECK_THAT(r.out, Catch::Contains("faster CPU"));
+}
