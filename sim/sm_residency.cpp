@@ -19,4 +19,12 @@ double displaced_factor(bool persistent, double grid_share, double held_sm_share
   return std::max(1.0, std::ceil(grid / free_share - kShareTolerance));
 }
 
+double displaced_exec_us(const std::vector<KernelTiming>& kernels, double exec_us, double held_sm_share) {
+  if (!(held_sm_share > 0) || !(exec_us > 0)) return exec_us;
+  double stretched = 0;
+  for (const auto& kt : kernels)
+    stretched += kt.exec_us * displaced_factor(kt.persistent, kt.waves, held_sm_share);
+  return std::max(exec_us, stretched);
+}
+
 }  // namespace gpucast::sim

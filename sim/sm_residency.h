@@ -14,11 +14,26 @@
 // as long inside an all-reduce or all-gather as outside it, the same kernel and grid; PyTorch's
 // elementwise kernels 1.06-1.4x (DRAM and SM sharing).
 
+#include <vector>
+
+#include "sim/kernel_timer.h"
+
 namespace gpucast::sim {
+
+// Two kernels' blocks resident on one SM share its issue slots equally: a collective beside a kernel
+// whose blocks sit on its SMs runs at this fraction of its speed (assumption: the 1B model's DDP
+// all-reduces on 4 H100s ran 1.4-1.9x their standalone time beside backward's elementwise kernels,
+// validation/runs/h100x4/dp-train/trace-1b-b2-ddp.json.gz).
+constexpr double kSharedIssueSlowdown = 2.0;
 
 // How much longer a kernel takes when it starts while other kernels hold `held_sm_share` of the
 // SMs: `grid_share` is its grid over the device's resident-block slots (KernelTiming::waves).
 // 1 for kernels that are not persistent (they share SMs instead) or whose grid fits the free SMs.
 [[nodiscard]] double displaced_factor(bool persistent, double grid_share, double held_sm_share);
+
+// An op's execution when it starts while collectives hold `held_sm_share` of the SMs: each of its
+// kernels times its displaced_factor (`exec_us` itself where none is displaced).
+[[nodiscard]] double displaced_exec_us(const std::vector<KernelTiming>& kernels, double exec_us,
+                                       double held_sm_share);
 
 }  // namespace gpucast::sim

@@ -30,10 +30,6 @@ struct Active {
   bool holds_sms;       // its blocks stay on their SMs to the end (sim/sm_residency.h)
   bool displaced;       // a persistent kernel kept off the SMs a collective holds
 };
-// Two kernels' blocks resident on one SM share its issue slots equally (sim/sm_residency.h; assumption:
-// the 1B model's DDP all-reduces on 4 H100s ran 1.4-1.9x their standalone time beside backward's
-// elementwise kernels, validation/runs/h100x4/dp-train/trace-1b-b2-ddp.json.gz).
-constexpr double kSharedIssueSlowdown = 2.0;
 
 }  // namespace
 
@@ -164,16 +160,11 @@ Timeline schedule(const wl::Workload& w, const std::vector<const OpTiming*>& ops
       double held = 0;
       for (const auto& a : active)
         if (a.holds_sms) held += a.sm_share;
-      bool displaced = false;
-      if (held > 0 && !op.holds_sms && op.exec_us > 0) {
-        double stretched = 0;
-        for (const auto& kt : op.kernels)
-          stretched += kt.exec_us * displaced_factor(kt.persistent, kt.waves, held);
-        if (stretched > op.exec_us) {
-          exec *= stretched / op.exec_us;
-          sm_share = std::min(sm_share, std::max(0.0, 1.0 - held));
-          displaced = true;
-        }
+      const double stretched = op.holds_sms ? op.exec_us : displaced_exec_us(op.kernels, op.exec_us, held);
+      const bool displaced = stretched > op.exec_us;
+      if (displaced) {
+        exec *= stretched / op.exec_us;
+        sm_share = std::min(sm_share, std::max(0.0, 1.0 - held));
       }
       if (exec <= 0) {
         complete(k, now);

@@ -61,6 +61,7 @@ class StepBuilder {
     }
     amp_ = o.precision == Precision::amp;
     ddp_ = o.parallel.dp > 1 && o.parallel.zero == Zero::none;
+    fsdp_ = o.parallel.dp > 1 && o.parallel.zero == Zero::full;
   }
 
   // ---- host annotations -------------------------------------------------------------------------
@@ -384,13 +385,9 @@ class StepBuilder {
   }
   void flush_bucket() {
     if (bucket_bytes_ <= 0) return;
-    CollectiveOp c;
-    c.kind = CollectiveKind::all_reduce;
-    c.bytes = std::round(bucket_bytes_);
-    c.dtype = P_;
-    c.ranks = o_.parallel.dp;
     pending_.add(HC::op_dispatch);
-    emit_on(kCommStream, "ddp.all_reduce#" + std::to_string(buckets_++), c, {out_.back().name});
+    emit_on(kCommStream, "ddp.all_reduce#" + std::to_string(buckets_++),
+            dp_collective(CollectiveKind::all_reduce, bucket_bytes_), {out_.back().name});
     bucket_bytes_ = 0;
     bucket_cap_bytes_ = kDdpBucketCapBytes;
   }
@@ -417,13 +414,9 @@ class StepBuilder {
     const int dp = o_.parallel.dp;
     pending_.add(HC::op_dispatch).add(HC::launch);
     emit_on(kAllGatherStream, g + "fsdp_copy_in", ew(std::ceil(numel / dp), P_, P_, 1, 0), {});
-    CollectiveOp c;
-    c.kind = CollectiveKind::all_gather;
-    c.bytes = std::round(std::ceil(numel / dp) * dp * bytes_per_element(P_));
-    c.dtype = P_;
-    c.ranks = dp;
     pending_.add(HC::op_dispatch);
-    emit_on(kAllGatherStream, g + "fsdp_all_gather", c, {});
+    emit_on(kAllGatherStream, g + "fsdp_all_gather",
+            dp_collective(CollectiveKind::all_gather, padded_bytes(numel)), {});
     return out_.back().name;
   }
   void fsdp_copy_out(const std::string& g, double numel, const std::string& gather) {
@@ -435,17 +428,26 @@ class StepBuilder {
     if (micro_ != o_.grad_accum - 1) return;  // earlier micro-steps keep unsharded gradients
     pending_.add(HC::op_dispatch).add(HC::launch);
     emit(g + "fsdp_chunk_cat", ew(numel, P_, P_, 1, 0));
+    pending_.add(HC::op_dispatch);
+    emit_on(kReduceScatterStream, g + "fsdp_reduce_scatter",
+            dp_collective(CollectiveKind::reduce_scatter, padded_bytes(numel)), {out_.back().name});
+  }
+  // A collective over the data-parallel group in the parameters' type.
+  [[nodiscard]] Op dp_collective(CollectiveKind kind, double bytes) const {
     CollectiveOp c;
-    c.kind = CollectiveKind::reduce_scatter;
-    c.bytes = std::round(std::ceil(numel / o_.parallel.dp) * o_.parallel.dp * bytes_per_element(P_));
+    c.kind = kind;
+    c.bytes = std::round(bytes);
     c.dtype = P_;
     c.ranks = o_.parallel.dp;
-    pending_.add(HC::op_dispatch);
-    emit_on(kReduceScatterStream, g + "fsdp_reduce_scatter", c, {out_.back().name});
+    return c;
+  }
+  // A group's gathered (or reduce-scattered) buffer: every rank's shard, dim 0 padded to whole shards.
+  [[nodiscard]] double padded_bytes(double numel) const {
+    const double dp = o_.parallel.dp;
+    return std::ceil(numel / dp) * dp * bytes_per_element(P_);
   }
   // The groups' sizes: the root (embeddings, final norm, lm_head) and each block.
   void set_fsdp_groups(const std::vector<double>& numels) {
-    fsdp_ = o_.parallel.dp > 1 && o_.parallel.zero == Zero::full;
     const size_t first = gpt() ? 2 : 1, per = gpt() ? 12 : 9;
     double total = 0;
     for (double n : numels) total += n;
@@ -458,6 +460,7 @@ class StepBuilder {
   }
   [[nodiscard]] bool fsdp() const { return fsdp_; }
   [[nodiscard]] const std::vector<double>& block_numels() const { return block_numel_; }
+  [[nodiscard]] double root_numel() const { return root_numel_; }
   void rmsnorm_backward(const std::string& p) {
     const double n = T_ * d_;
     bwd(p + "weight_mul_grad_x", bcast(n, R_, R_));  // grad * weight[cols]
@@ -802,9 +805,9 @@ GeneratedModel generate_training_step(const TransformerConfig& c, const Generate
   const auto& par = o.parallel;
   if (par.tp > 1 || par.pp > 1 || par.ep > 1 || par.sp)
     throw InputError(SourceLocation{"--precision"}, "precision",
-                     "the PyTorch training step (--precision) takes data parallelism only (--dp, with "
-                     "DistributedDataParallel); use --dtype for tensor, pipeline, sequence or expert "
-                     "parallel layouts");
+                     "the PyTorch training step (--precision) takes data parallelism only (--dp, as "
+                     "DistributedDataParallel or FSDP2); use --dtype for tensor, pipeline, sequence or "
+                     "expert parallel layouts");
   if (par.dp > 1 && (par.zero == Zero::os || par.zero == Zero::os_grad))
     throw InputError(SourceLocation{"--zero"}, "zero",
                      "the PyTorch training step (--precision) runs data parallelism as "
@@ -879,14 +882,9 @@ GeneratedModel generate_training_step(const TransformerConfig& c, const Generate
   if (b.fsdp()) {
     // Shards of the weights, gradients and states; unsharded: the root's parameters (kept from the
     // forward to its backward), two blocks' (one computing, one prefetched) and a block's gradients.
-    double block = 0;
-    for (double n : b.block_numels()) block = std::max(block, n);
-    const double root = params - [&] {
-      double blocks = 0;
-      for (double n : b.block_numels()) blocks += n;
-      return blocks;
-    }();
-    mem.weights = mem.weights / par.dp + (root + 2 * block) * p;
+    const auto& blocks = b.block_numels();
+    const double block = blocks.empty() ? 0.0 : *std::max_element(blocks.begin(), blocks.end());
+    mem.weights = mem.weights / par.dp + (b.root_numel() + 2 * block) * p;
     mem.gradients = mem.gradients / par.dp + block * p;
     mem.optimizer /= par.dp;
   }
