@@ -5,6 +5,8 @@ foreach AdamW, run three ways at the same per-GPU batch:
 
   single  one GPU alone (rank 0; the others wait), the baseline on this machine
   ddp     torch.nn.parallel.DistributedDataParallel, PyTorch's defaults (25 MB buckets, 1 MB first)
+  concurrent  every GPU runs the single-GPU step at once, each in its own process, with no
+          communication: what sharing the host with the other ranks costs each one
   fsdp    FSDP2 (torch.distributed.fsdp.fully_shard) on every decoder block and on the root, no
           mixed-precision policy: fp32 parameters gathered, autocast casts them, fp32 gradients
           reduce-scattered; parameters resharded after forward (the default)
@@ -18,7 +20,9 @@ Which cases are dev and which test was fixed before the run: the 350m model is d
 tune the model), the 1b model is test (never tuned on).
 
 NVLink multicast stays off (multi_rank sets NCCL_NVLS_ENABLE=0 and the rest before torch starts).
-usage: [GPUCAST_PROFILE=1] [GPUCAST_DP_SET=gpt] python3 calibration/runs/bench_dp_train.py --out OUT [--budget 420]
+GPUCAST_DP_MODES (comma-separated, default single,ddp,fsdp) and GPUCAST_DP_MODELS (default every
+model of the set) narrow a call.
+usage: [GPUCAST_PROFILE=1] [GPUCAST_DP_SET=gpt] [GPUCAST_DP_MODES=...] [GPUCAST_DP_MODELS=...] python3 calibration/runs/bench_dp_train.py --out OUT [--budget 420]
 """
 import json
 import os
@@ -40,7 +44,9 @@ VOCAB = GPT_VOCAB if GPT else 32000
 # (model, seq, per-GPU batches): the middle batch of each is profiled.
 CASES = ([("gpt355m", 1024, [2, 4, 8]), ("gpt774m", 1024, [1, 2, 4])] if GPT else
          [("350m", 1024, [2, 4, 8]), ("1b", 2048, [1, 2, 4])])
-MODES = ["single", "ddp", "fsdp"]
+MODES = os.environ.get("GPUCAST_DP_MODES", "single,ddp,fsdp").split(",")
+if os.environ.get("GPUCAST_DP_MODELS"):
+    CASES = [c for c in CASES if c[0] in os.environ["GPUCAST_DP_MODELS"].split(",")]
 PROFILE = {("1b", 2, "single"), ("1b", 2, "ddp"), ("1b", 2, "fsdp")}
 
 
@@ -96,7 +102,7 @@ def worker(rank, world, out, budget, t0, port):
                         samples = []
                     else:
                         torch.cuda.reset_peak_memory_stats()
-                        group_world = 1 if mode == "single" else world
+                        group_world = 1 if mode in ("single", "concurrent") else world
                         step, nparams, keep = build(name, batch, seq, mode, rank)
                         samples = wall_samples(step, 3, iters)
                         case.update(params=nparams, gpus=group_world, peak_mem_bytes=torch.cuda.max_memory_allocated())
