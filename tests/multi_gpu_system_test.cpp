@@ -78,6 +78,10 @@ SCENARIO("the measured system profiles load as the machines they were fitted on"
   CHECK(h100x4.total_gpus() == 4);
   CHECK(h100x4.nccl.minor_version == 28);
   CHECK(h100x4.nccl.channels > 0);
+  // Both carry how far apart their ranks' hosts ran (the data-parallel steps wait for the slowest).
+  CHECK(h200x2.nccl.rank_host_spread > 0);
+  CHECK(h100x4.nccl.rank_host_spread > h200x2.nccl.rank_host_spread);
+  CHECK(h100x4.nccl.rank_host_spread < 0.5);
 }
 
 SCENARIO("a system file extends another and --set changes system keys and GPU keys") {

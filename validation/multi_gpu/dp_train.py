@@ -26,16 +26,21 @@ SETS = {
               "validation/runs/h100x4/dp-train/run3/results.json"],
     # GPUCAST_DP_SET=gpt: held out, measured after the rules were final.
     "gpt": ["validation/runs/h100x4/dp-train/heldout-gpt/results.json"],
+    # A fourth lease (calibration/runs/dp_host_share.sh, 2026-11-27): two processes of the main set,
+    # one of the GPT-2 set; its `concurrent` cases set nccl.rank_host_spread (rank_spread_fit.py).
+    "share": ["validation/runs/h100x4/dp-share/steps/results.json", "validation/runs/h100x4/dp-share/steps2/results.json"],
+    "share-gpt": ["validation/runs/h100x4/dp-share/steps_gpt/results.json"],
 }
 MODELS = {"350m": "validation/host-training/models/llama-350m.toml", "1b": "validation/host-training/models/llama-1b.toml",
           "gpt355m": "validation/host-training/models/gpt-355m.toml",
           "gpt774m": "validation/host-training/models/gpt-774m.toml"}
 SPLIT = {"350m": "dev", "1b": "test", "gpt355m": "held out", "gpt774m": "held out"}
 # Each lease's host: the H100 box at that lease's own probe speed.
-HOSTS = {"llama": "validation/multi_gpu/hosts/h100x4-dp.toml", "gpt": "validation/multi_gpu/hosts/h100x4-dp-gpt.toml"}
+HOSTS = {"llama": "validation/multi_gpu/hosts/h100x4-dp.toml", "gpt": "validation/multi_gpu/hosts/h100x4-dp-gpt.toml",
+         "share": "validation/multi_gpu/hosts/h100x4-share.toml", "share-gpt": "validation/multi_gpu/hosts/h100x4-share.toml"}
 
 
-def predict(gpucast, case, host):
+def predict(gpucast, case, host, system_sets=()):
     b, world = case["batch_per_gpu"], case["world"]
     args = [gpucast, "predict", "--model", MODELS[case["model"]], "--mode", "train", "--precision", "amp",
             "--seq", str(case["seq"]), "--host", host, "--format", "json"]
@@ -43,6 +48,8 @@ def predict(gpucast, case, host):
         args += ["--gpu", "calibrated/h100-sxm", "--batch", str(b)]
     else:
         args += ["--system", "calibrated/systems/h100x4", "--dp", str(world), "--batch", str(b * world)]
+        for kv in system_sets:
+            args += ["--set", kv]
         if case["mode"] == "fsdp":
             args += ["--zero", "3"]
     r = subprocess.run(args, capture_output=True, text=True, cwd=ROOT)
@@ -58,22 +65,24 @@ def main():
     ap.add_argument("--gpucast", default="build/cli/gpucast")
     ap.add_argument("--json")
     ap.add_argument("--set", choices=sorted(SETS), default="llama")
+    ap.add_argument("--system-set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a --set for the system's predictions (a what-if; repeatable)")
     a = ap.parse_args()
     runs = [json.load(open(os.path.join(ROOT, p)))["cases"] for p in SETS[a.set]]
     rows = []
     for i, case in enumerate(runs[0]):
-        if case.get("step_ms") is None:
+        if case.get("step_ms") is None or case["mode"] == "concurrent":
             continue
         others = [r[i] for r in runs[1:] if i < len(r) and r[i].get("step_ms") is not None and
                   (r[i]["model"], r[i]["batch_per_gpu"], r[i]["mode"]) == (case["model"], case["batch_per_gpu"], case["mode"])]
         measured = [case["step_ms"]] + [o["step_ms"] for o in others]
         m = sum(measured) / len(measured)
-        p, info = predict(a.gpucast, case, HOSTS[a.set])
+        p, info = predict(a.gpucast, case, HOSTS[a.set], a.system_set)
         rows.append({"model": case["model"], "split": SPLIT[case["model"]], "batch_per_gpu": case["batch_per_gpu"],
                      "mode": case["mode"], "measured_ms": measured, "mean_ms": m, "predicted_ms": p,
                      "error": (p / m - 1) if p else None, "note": None if p else info})
     print("| model (split) | per-GPU batch | layout | measured ms (%s) | predicted ms | error |" %
-          ("runs 1, 2, 3" if len(runs) == 3 else "one run"))
+          ({1: "one run", 2: "runs 1, 2", 3: "runs 1, 2, 3"}[len(runs)]))
     print("|---|---:|---|---:|---:|---:|")
     for r in rows:
         meas = ", ".join("%.1f" % v for v in r["measured_ms"])
