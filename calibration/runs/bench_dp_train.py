@@ -48,6 +48,11 @@ MODES = os.environ.get("GPUCAST_DP_MODES", "single,ddp,fsdp").split(",")
 if os.environ.get("GPUCAST_DP_MODELS"):
     CASES = [c for c in CASES if c[0] in os.environ["GPUCAST_DP_MODELS"].split(",")]
 PROFILE = {("1b", 2, "single"), ("1b", 2, "ddp"), ("1b", 2, "fsdp")}
+# GPUCAST_PROFILE_CASES=model:batch:mode,... profiles those cases instead; GPUCAST_PROFILE_ALL_RANKS=1
+# records the step on every rank (trace-...-rankN.json.gz), to see each rank's host.
+if os.environ.get("GPUCAST_PROFILE_CASES"):
+    PROFILE = {(m, int(b), mode) for m, b, mode in (c.split(":") for c in os.environ["GPUCAST_PROFILE_CASES"].split(","))}
+ALL_RANKS = os.environ.get("GPUCAST_PROFILE_ALL_RANKS") == "1"
 
 
 def build(name, batch, seq, mode, rank):
@@ -108,15 +113,17 @@ def worker(rank, world, out, budget, t0, port):
                         case.update(params=nparams, gpus=group_world, peak_mem_bytes=torch.cuda.max_memory_allocated())
                         if profile and (name, batch, mode) in PROFILE:
                             # Every rank takes the step (its collectives need all); rank 0 records it.
-                            if rank == 0:
+                            if rank == 0 or ALL_RANKS:
                                 from torch.profiler import ProfilerActivity, profile as prof
                                 with prof(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as p:
                                     step()
                                     torch.cuda.synchronize()
-                                path = os.path.join(out, "trace-%s-b%d-%s.json" % (name, batch, mode))
+                                suffix = "-rank%d" % rank if ALL_RANKS else ""
+                                path = os.path.join(out, "trace-%s-b%d-%s%s.json" % (name, batch, mode, suffix))
                                 p.export_chrome_trace(path)
                                 os.system("gzip -f '%s'" % path)
-                                case["trace"] = os.path.basename(path) + ".gz"
+                                if rank == 0:
+                                    case["trace"] = os.path.basename(path) + ".gz"
                             else:
                                 step()
                                 torch.cuda.synchronize()
