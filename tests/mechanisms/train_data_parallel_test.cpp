@@ -8,6 +8,7 @@
 #include "common/errors.h"
 #include "support/transformer_builder.h"
 #include "workloads/ops/collective.h"
+#include "workloads/ops/copy.h"
 #include "workloads/training_step.h"
 
 using namespace gpucast;
@@ -51,10 +52,21 @@ SCENARIO("DDP copies every gradient into its bucket and all-reduces full buckets
   THEN("every fp32 gradient is reduced once") {
     CHECK(bytes == Approx(4 * g.parameters).epsilon(1e-6));
   }
-  THEN("the optimizer waits for the last reduction") {
+  THEN("the reducer copies every reduced gradient back, after the last reduction, before the optimizer") {
+    const auto copies = named(g.workload, "ddp.copy_bucket_to_grad");
+    REQUIRE(copies.size() == tensors);
+    CHECK(copies.front()->stream == 0);
+    REQUIRE(copies.front()->after.size() == 1);
+    CHECK(copies.front()->after[0] == reductions.back()->name);
+    double copied = 0;
+    for (const auto* k : copies) {
+      const auto& op = std::get<wl::CopyOp>(k->op);
+      CHECK(op.kind == wl::CopyKind::d2d);
+      copied += op.bytes;
+    }
+    CHECK(copied == Approx(4 * g.parameters).epsilon(1e-6));
     const auto& opt = first_optimizer_kernel(g.workload);
-    REQUIRE(opt.after.size() == 1);
-    CHECK(opt.after[0] == reductions.back()->name);
+    CHECK(&opt > copies.back());  // launched after the copies, on the same stream
   }
   THEN("the workload is one rank's share of the batch, the items the job's") {
     CHECK(g.world == 4);
