@@ -392,21 +392,27 @@ class StepBuilder {
     bucket_cap_bytes_ = kDdpBucketCapBytes;
   }
   // Backward is over: the last bucket leaves, and the next compute kernel waits for the reductions.
-  // Under DDP that kernel is the reducer's finalize: with gradient_as_bucket_view=False (the
-  // default) Reducer::finalize_bucket_dense copies every reduced bucket view back into its
-  // parameter's .grad (copy_bucket_to_grad), one device-to-device memcpy per parameter on the compute
-  // stream before the optimizer. Profiled: 219 such copies in the 350m model's step, as many as it
-  // has parameters (validation/runs/h100x2/dp-profile/, dev).
   void finish_reductions() {
-    if (ddp_) flush_bucket();
-    if ((ddp_ && buckets_ > 0) || (fsdp_ && micro_ == o_.grad_accum - 1 && !last_comm_.empty()))
-      wait_for_ = last_comm_;
-    if (ddp_ && buckets_ > 0 && micro_ == o_.grad_accum - 1) {
-      for (size_t i = 0; i < numels_.size(); ++i) {
-        pending_.add(HC::op_dispatch).add(HC::launch);
-        emit("ddp.copy_bucket_to_grad#" + std::to_string(i),
-             CopyOp{numels_[i] * bytes_per_element(P_), CopyKind::d2d});
+    if (ddp_) {
+      flush_bucket();
+      if (buckets_ > 0) {  // the last micro-step reduced (earlier ones run under no_sync)
+        wait_for_ = last_comm_;
+        copy_buckets_to_grads();
       }
+    } else if (fsdp_ && micro_ == o_.grad_accum - 1 && !last_comm_.empty()) {
+      wait_for_ = last_comm_;
+    }
+  }
+  // DDP's finalize: with gradient_as_bucket_view=False (the default) Reducer::finalize_bucket_dense
+  // copies every reduced bucket view back into its parameter's .grad (copy_bucket_to_grad), one
+  // device-to-device memcpy per parameter on the compute stream before the optimizer. Profiled: 219
+  // such copies in the 350m model's step, as many as it has parameters
+  // (validation/runs/h100x2/dp-profile/, dev).
+  void copy_buckets_to_grads() {
+    for (size_t i = 0; i < numels_.size(); ++i) {
+      pending_.add(HC::op_dispatch).add(HC::launch);
+      emit("ddp.copy_bucket_to_grad#" + std::to_string(i),
+           CopyOp{numels_[i] * bytes_per_element(P_), CopyKind::d2d});
     }
   }
 

@@ -51,7 +51,12 @@ PROFILE = {("1b", 2, "single"), ("1b", 2, "ddp"), ("1b", 2, "fsdp")}
 # GPUCAST_PROFILE_CASES=model:batch:mode,... profiles those cases instead; GPUCAST_PROFILE_ALL_RANKS=1
 # records the step on every rank (trace-...-rankN.json.gz), to see each rank's host.
 if os.environ.get("GPUCAST_PROFILE_CASES"):
-    PROFILE = {(m, int(b), mode) for m, b, mode in (c.split(":") for c in os.environ["GPUCAST_PROFILE_CASES"].split(","))}
+    PROFILE = set()
+    for item in os.environ["GPUCAST_PROFILE_CASES"].split(","):
+        parts = item.split(":")
+        if len(parts) != 3 or not parts[1].isdigit():
+            sys.exit("GPUCAST_PROFILE_CASES: %r is not model:batch:mode (e.g. 350m:2:ddp)" % item)
+        PROFILE.add((parts[0], int(parts[1]), parts[2]))
 ALL_RANKS = os.environ.get("GPUCAST_PROFILE_ALL_RANKS") == "1"
 
 

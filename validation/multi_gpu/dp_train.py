@@ -40,6 +40,12 @@ HOSTS = {"llama": "validation/multi_gpu/hosts/h100x4-dp.toml", "gpt": "validatio
          "share": "validation/multi_gpu/hosts/h100x4-share.toml", "share-gpt": "validation/multi_gpu/hosts/h100x4-share.toml"}
 
 
+def require_gpucast(gpucast):
+    """Exits with a clear message when the gpucast binary is not there (relative to the repository)."""
+    if not os.path.isfile(os.path.join(ROOT, gpucast)):
+        sys.exit("%s: no gpucast binary at %s (build it, or pass --gpucast PATH)" % (os.path.basename(sys.argv[0]), gpucast))
+
+
 def predict(gpucast, case, host, system_sets=()):
     b, world = case["batch_per_gpu"], case["world"]
     args = [gpucast, "predict", "--model", MODELS[case["model"]], "--mode", "train", "--precision", "amp",
@@ -68,6 +74,7 @@ def main():
     ap.add_argument("--system-set", action="append", default=[], metavar="KEY=VALUE",
                     help="a --set for the system's predictions (a what-if; repeatable)")
     a = ap.parse_args()
+    require_gpucast(a.gpucast)
     runs = [json.load(open(os.path.join(ROOT, p)))["cases"] for p in SETS[a.set]]
     rows = []
     for i, case in enumerate(runs[0]):
@@ -78,6 +85,8 @@ def main():
         measured = [case["step_ms"]] + [o["step_ms"] for o in others]
         m = sum(measured) / len(measured)
         p, info = predict(a.gpucast, case, HOSTS[a.set], a.system_set)
+        if p is None and "--set" in info:  # a bad --system-set fails every system case alike
+            sys.exit("dp_train.py: " + info)
         rows.append({"model": case["model"], "split": SPLIT[case["model"]], "batch_per_gpu": case["batch_per_gpu"],
                      "mode": case["mode"], "measured_ms": measured, "mean_ms": m, "predicted_ms": p,
                      "error": (p / m - 1) if p else None, "note": None if p else info})

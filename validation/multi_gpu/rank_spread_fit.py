@@ -14,26 +14,28 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
+import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from dp_train import ROOT, predict, require_gpucast
+
 RUNS = ["validation/runs/h100x4/dp-share/steps/results.json", "validation/runs/h100x4/dp-share/steps2/results.json"]
 HOST = "validation/multi_gpu/hosts/h100x4-share.toml"
-DEV = {"350m": "validation/host-training/models/llama-350m.toml"}
+DEV = {"350m"}
 
 
 def host_bound(gpucast, case):
-    args = [gpucast, "predict", "--model", DEV[case["model"]], "--mode", "train", "--precision", "amp",
-            "--seq", str(case["seq"]), "--host", HOST, "--gpu", "calibrated/h100-sxm", "--batch",
-            str(case["batch_per_gpu"]), "--format", "json"]
-    j = json.loads(subprocess.run(args, capture_output=True, text=True, cwd=ROOT, check=True).stdout)
-    return (j["results"][0] if "results" in j else j)["host"]["host_bound"]
+    """Whether gpucast predicts this case's step alone on one GPU host-bound."""
+    ms, res = predict(gpucast, dict(case, mode="single"), HOST)
+    if ms is None:
+        sys.exit("rank_spread_fit.py: %s" % res)
+    return res["host"]["host_bound"]
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--gpucast", default="build/cli/gpucast")
     a = ap.parse_args()
+    require_gpucast(a.gpucast)
     spreads = []
     for path in RUNS:
         for c in json.load(open(os.path.join(ROOT, path)))["cases"]:
