@@ -345,6 +345,34 @@ def _fp32_convs(c):
                     c.add("conv2d", "conv2d", p, "F.conv2d channels_last")
 
 
+def _fp32_pointwise_convs(c):
+    """FP32 1x1 convolutions with TF32 off (2026-11-28): whether the output channels (unaligned 33 and
+    100 against 16, 64 and 128) move cuDNN between its direct NHWC kernel and the NCHW implicit GEMM,
+    at the image sizes where fp32-conv saw the switch."""
+    for ch in (24, 48):
+        for k in (16, 33, 64, 100, 128):
+            for n, hw in ((1, 56), (4, 56), (16, 28), (1, 113), (16, 113)):
+                p = {"n": n, "c": ch, "h": hw, "w": hw, "k": k, "r": 1, "s": 1, "dtype": "fp32", "allow_tf32": False}
+                c.add("conv2d", "conv2d", p, "F.conv2d channels_last")
+
+
+def _padded_convs(c):
+    """Tensor-core convolutions whose channels are not whole 16-byte vectors (2026-11-28), which cuDNN
+    runs through its padding path (Memset + nhwcAddPaddingKernel): by type, input and output channels,
+    filter and stride, on a small and a medium image, to see which ones cost time beyond their kernels."""
+    for dtype in ("fp16", "bf16", "tf32"):
+        for ch in (50, 100):
+            for k in (16, 33):
+                for r, stride in ((3, 1), (5, 2)):
+                    for n, hw in ((1, 31), (4, 57)):
+                        p = {"n": n, "c": ch, "h": hw, "w": hw, "k": k, "r": r, "s": r}
+                        if stride != 1:
+                            p["stride"] = stride
+                        p["pad"] = r // 2
+                        p["dtype"] = dtype
+                        c.add("conv2d", "conv2d", p, "F.conv2d channels_last")
+
+
 def _heldout_2026_11_27(c):
     """Held out (test): shapes chosen after the inline-copy and wide-filter 256x64 rules were final,
     measured once and predicted once. FP32 convolutions (TF32 off) with filters wider than 1x1 around
@@ -375,10 +403,14 @@ def _heldout_skinny_2026_11_27(c):
 
 
 PROBES = {"skinny-fp32-gemm": _skinny_fp32_gemms, "small-copies": _small_copies, "fp32-conv": _fp32_convs,
+          "fp32-pointwise-conv": _fp32_pointwise_convs, "padded-conv": _padded_convs,
           "heldout-2026-11-27": _heldout_2026_11_27, "heldout-skinny-2026-11-27": _heldout_skinny_2026_11_27}
 # Probe sets that are held out: every case in the test split, never tuned on.
 HELDOUT_PROBES = {"heldout-2026-11-27", "heldout-skinny-2026-11-27"}
 TUNING_SEEDS = (20261127, 20261128)
+# Probe sets measured after the first three carry their own id prefix, so that no two probe files
+# share an id (the first sets keep probe-<family>-NNNN, as stored).
+PROBE_ID_PREFIX = {"fp32-pointwise-conv": "probe-pw-", "padded-conv": "probe-pad-"}
 
 
 def probe_cases(name):
@@ -398,7 +430,7 @@ def probe_cases(name):
                 PROBES[other](dev)
                 seen |= {case_key(case) for case in dev.items}
     split = "test" if name in HELDOUT_PROBES else "dev"
-    prefix = "held-probe-" if name in HELDOUT_PROBES else "probe-"
+    prefix = "held-probe-" if name in HELDOUT_PROBES else PROBE_ID_PREFIX.get(name, "probe-")
     return [dict(case, id=prefix + case["id"], set=split) for case in c.items if case_key(case) not in seen]
 
 
