@@ -42,6 +42,31 @@ constexpr int kWinogradFilterSide = 3;
   return math == DataType::fp16 || math == DataType::tf32;
 }
 constexpr double kFmaDirectMaxChannels = 16;
+// 1x1 stride-1 FP32 convolutions (TF32 off, Hopper) run the direct kernel over more channels, by the
+// output image's size (dev probes probe-fp32-conv.json, 2026-11-27, k = 64 at 28, 56 and 112 pixels a
+// side, and probe-fp32-pointwise-conv.json, 2026-11-28, C = 24 and 48, k = 16-128, at 28, 56 and 113;
+// validation/h100-sxm/; library facts from the kernels' names):
+//  - output images whose pixel count is not a multiple of 4 (113 x 113): the direct kernel at every
+//    batch and k up to 50 channels (all twenty such probe cases; tune-conv2d-0467, 13 x 13, C = 50).
+//    Read as the NCHW implicit GEMM reading each channel's pixel row in 4-element (16-byte) vectors
+//    (its names end aligna4_alignc4), which such rows are not;
+//  - images of up to 28 x 28 pixels: the direct kernel at every batch up to 96 channels;
+//  - one image (batch 1) of up to 56 x 56 pixels: the direct kernel up to 64 channels (96: the NCHW
+//    path). Larger images and batches run the NCHW path above 16 channels (the probes' 4 x 56 x 56
+//    at k = 16 and 33 ran the direct kernel, which this rule does not follow).
+constexpr double kFmaNchwPixelVector = 4;
+constexpr double kFmaDirectPointwiseUnalignedMaxChannels = 50;
+constexpr double kFmaDirectPointwiseSmallImagePixels = 28 * 28;
+constexpr double kFmaDirectPointwiseSmallImageMaxChannels = 96;
+constexpr double kFmaDirectPointwiseOneImagePixels = 56 * 56;
+constexpr double kFmaDirectPointwiseOneImageMaxChannels = 64;
+[[nodiscard]] bool fp32_pointwise_runs_direct(const wl::Conv2dOp& op) {
+  const double c = double(op.c);
+  const double pixels = double(op.p()) * double(op.q());
+  if (std::fmod(pixels, kFmaNchwPixelVector) != 0 && c <= kFmaDirectPointwiseUnalignedMaxChannels) return true;
+  if (pixels <= kFmaDirectPointwiseSmallImagePixels && c <= kFmaDirectPointwiseSmallImageMaxChannels) return true;
+  return op.n == 1 && pixels <= kFmaDirectPointwiseOneImagePixels && c <= kFmaDirectPointwiseOneImageMaxChannels;
+}
 // The indexed kernels store whole 8-channel output vectors: their names end alignc8
 // (sm80_xmma_fprop_implicit_gemm_indexed_wo_smem_tf32f32_..._aligna4_alignc8, ..._f16f16_..._aligna2_alignc8;
 // library fact). Output channels that are not a multiple of it run the direct NHWC kernel instead
@@ -119,7 +144,8 @@ ConvChoice choose_conv_algorithm(const wl::Conv2dOp& op, const device::Device& g
   const bool indexed_stores_whole_vectors = std::fmod(double(op.k), kIndexedOutputChannelAlign) == 0;
   const bool hopper = gpu.cc_major() >= kFmaNchwMinCcMajor;
   if (c.math == DataType::fp32 && hopper && double(op.c) > kFmaDirectMaxChannels) {
-    c.algorithm = ConvAlgorithm::simt_nchw_gemm;
+    c.algorithm = pointwise && fp32_pointwise_runs_direct(op) ? ConvAlgorithm::fma_direct
+                                                               : ConvAlgorithm::simt_nchw_gemm;
   } else if (pointwise && !(hopper && below_one_vector && c.math == DataType::tf32)) {
     c.algorithm = ConvAlgorithm::gemm;
     c.channels = double(op.c);  // a GEMM over the unpadded tensors (conv_model.cpp)

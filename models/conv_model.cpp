@@ -62,6 +62,19 @@ constexpr double kPadInstructionsPerElement = 90;
 // ones run 1.7-1.9 us in the profiles, where a memset of the same buffer runs 1.1 (dev conv2d-1144,
 // -1159; tune-conv2d-0459, -0468, -0471, -0492 of kernels-tuning.json and kernels-tuning2.json, H100).
 constexpr double kPadStartupCycles = 1500;
+// Host time of each launch of the padding path (a memset or a padding copy) as a share of a plain
+// library call's host time (a conv2d call that pads nothing: launch.host_eager_us +
+// launch.host_library_us in the description). Measured, dev cases only, one H100 lease, 2026-11-28
+// (calibration/runs/conv_pad_host.py, validation/runs/h100-sxm/conv-probes-2026-11-28/): back-to-back
+// calls without synchronization took 30.1 us of host per call for the unpadded FP32 convolutions
+// conv2d-1104 and -1150 and 13.8 us more per padding launch (median over thirteen padded cases,
+// 7.9-18.6); the profiled call shows why: cuDNN queries four device attributes, the kernel's function
+// attributes and its occupancy before each padding launch. 13.8 / 30.1 = 0.46. On a host of the
+// description's speed the whole call (46-55 us) stays behind do_bench's flush; the padded cases'
+// 10-60 us beyond their kernels in some leases' do_bench medians come from slower hosts (on that
+// lease an unpadded call took 30.1 us of host where the calibrated H100 prices a library call at
+// 16.6), which a description of one host does not follow.
+constexpr double kPadLaunchHostShareOfLibraryCall = 0.46;
 // nhwcAddPaddingKernel moves pixel rows that are not whole 16-byte vectors (3 bf16 channels, 257
 // fp32 output channels) with scalar accesses at unaligned offsets: share of the streaming DRAM read
 // rate it sustains. Fit on the dev split, H100+H200: conv2d-0320 (the 3-channel stem's input pad,
@@ -178,7 +191,9 @@ void add_padding_kernels(const wl::Conv2dOp& c, double channels, double out_chan
   if (input_padded || output_padded)
     pad("filter", out_channels * double(c.r) * double(c.s), double(c.c), channels);
   option.kernels.insert(option.kernels.begin(), kernels.begin(), kernels.end());
+  double padding_launches = double(kernels.size());
   if (output_padded) {
+    padding_launches += 1;
     const double pixels = double(c.n) * double(c.p()) * double(c.q());
     KernelPlan copy = streaming_kernel(
         "copy output out of " + std::to_string(int(out_channels)) + " padded channels", pixels * double(c.k),
@@ -187,6 +202,13 @@ void add_padding_kernels(const wl::Conv2dOp& c, double channels, double out_chan
     copy.startup_cycles = kPadStartupCycles;
     option.kernels.push_back(copy);
   }
+  // The host issues the padding path's launches one by one between its own calls (each a
+  // cudaMemsetAsync, or device-attribute, function-attribute and occupancy queries before a launch):
+  // the whole call's host time, spent between the launches.
+  const auto& launch = gpu.launch();
+  const double library_call_us = launch.host_eager_us + launch.host_library_us;
+  option.host_us = library_call_us * (1 + padding_launches * kPadLaunchHostShareOfLibraryCall);
+  option.host_between_launches = true;
 }
 }  // namespace
 

@@ -402,15 +402,40 @@ def _heldout_skinny_2026_11_27(c):
             c.add("gemm", "gemm", {"m": m, "n": n, "k": k, "dtype": "fp32"}, "torch.matmul nt", "layout=nt")
 
 
+def _heldout_conv_2026_11_28(c):
+    """Held out (test): shapes chosen after the FP32 1x1 direct-kernel rule and the padding path's host
+    time were final (2026-11-28), measured once and predicted once. FP32 1x1 convolutions (TF32 off)
+    across channels 20-80, odd and even image sides and batches; tensor-core convolutions through the
+    padding path at channel counts the dev probe does not have."""
+    for n, ch, hw, k in ((1, 20, 45, 48), (2, 32, 71, 24), (8, 40, 35, 96), (1, 56, 60, 48), (4, 32, 99, 64),
+                         (32, 40, 14, 96), (1, 64, 41, 32), (16, 20, 27, 48), (2, 48, 64, 96), (1, 80, 20, 64),
+                         (4, 24, 30, 24), (8, 56, 55, 48), (1, 36, 120, 64), (64, 32, 7, 128), (2, 28, 97, 40),
+                         (1, 44, 33, 80)):
+        c.add("conv2d", "conv2d", {"n": n, "c": ch, "h": hw, "w": hw, "k": k, "r": 1, "s": 1, "dtype": "fp32",
+                                   "allow_tf32": False}, "F.conv2d channels_last")
+    for dtype, n, ch, hw, k, r, stride in (("fp16", 1, 70, 40, 24, 3, 1), ("bf16", 2, 30, 50, 17, 3, 2),
+                                           ("tf32", 1, 90, 35, 20, 5, 1), ("fp16", 8, 60, 28, 40, 3, 1),
+                                           ("bf16", 1, 150, 23, 9, 3, 1), ("tf32", 4, 45, 45, 64, 3, 2),
+                                           ("fp16", 2, 110, 19, 33, 5, 2), ("bf16", 16, 12, 33, 32, 3, 1)):
+        p = {"n": n, "c": ch, "h": hw, "w": hw, "k": k, "r": r, "s": r}
+        if stride != 1:
+            p["stride"] = stride
+        p["pad"] = r // 2
+        p["dtype"] = dtype
+        c.add("conv2d", "conv2d", p, "F.conv2d channels_last")
+
+
 PROBES = {"skinny-fp32-gemm": _skinny_fp32_gemms, "small-copies": _small_copies, "fp32-conv": _fp32_convs,
           "fp32-pointwise-conv": _fp32_pointwise_convs, "padded-conv": _padded_convs,
-          "heldout-2026-11-27": _heldout_2026_11_27, "heldout-skinny-2026-11-27": _heldout_skinny_2026_11_27}
+          "heldout-2026-11-27": _heldout_2026_11_27, "heldout-skinny-2026-11-27": _heldout_skinny_2026_11_27,
+          "heldout-conv-2026-11-28": _heldout_conv_2026_11_28}
 # Probe sets that are held out: every case in the test split, never tuned on.
-HELDOUT_PROBES = {"heldout-2026-11-27", "heldout-skinny-2026-11-27"}
+HELDOUT_PROBES = {"heldout-2026-11-27", "heldout-skinny-2026-11-27", "heldout-conv-2026-11-28"}
 TUNING_SEEDS = (20261127, 20261128)
 # Probe sets measured after the first three carry their own id prefix, so that no two probe files
 # share an id (the first sets keep probe-<family>-NNNN, as stored).
 PROBE_ID_PREFIX = {"fp32-pointwise-conv": "probe-pw-", "padded-conv": "probe-pad-"}
+HELDOUT_ID_PREFIX = {"heldout-conv-2026-11-28": "held-conv-probe-"}
 
 
 def probe_cases(name):
@@ -430,7 +455,8 @@ def probe_cases(name):
                 PROBES[other](dev)
                 seen |= {case_key(case) for case in dev.items}
     split = "test" if name in HELDOUT_PROBES else "dev"
-    prefix = "held-probe-" if name in HELDOUT_PROBES else PROBE_ID_PREFIX.get(name, "probe-")
+    prefix = (HELDOUT_ID_PREFIX.get(name, "held-probe-") if name in HELDOUT_PROBES
+              else PROBE_ID_PREFIX.get(name, "probe-"))
     return [dict(case, id=prefix + case["id"], set=split) for case in c.items if case_key(case) not in seen]
 
 
