@@ -54,6 +54,8 @@ constexpr double kFmaDirectMaxChannels = 16;
 //  - one image (batch 1) of up to 56 x 56 pixels: the direct kernel up to 64 channels (96: the NCHW
 //    path). Larger images and batches run the NCHW path above 16 channels (the probes' 4 x 56 x 56
 //    at k = 16 and 33 ran the direct kernel, which this rule does not follow).
+// Up to 16 channels a 1x1 FP32 convolution runs the direct kernel too, not a GEMM (all 36 such
+// cases of probe-fp32-conv.json, C = 8 and 16, 28-112 pixels a side, batch 1-16).
 constexpr double kFmaNchwPixelVector = 4;
 constexpr double kFmaDirectPointwiseUnalignedMaxChannels = 50;
 constexpr double kFmaDirectPointwiseSmallImagePixels = 28 * 28;
@@ -63,9 +65,12 @@ constexpr double kFmaDirectPointwiseOneImageMaxChannels = 64;
 [[nodiscard]] bool fp32_pointwise_runs_direct(const wl::Conv2dOp& op) {
   const double c = double(op.c);
   const double pixels = double(op.p()) * double(op.q());
-  if (std::fmod(pixels, kFmaNchwPixelVector) != 0 && c <= kFmaDirectPointwiseUnalignedMaxChannels) return true;
-  if (pixels <= kFmaDirectPointwiseSmallImagePixels && c <= kFmaDirectPointwiseSmallImageMaxChannels) return true;
-  return op.n == 1 && pixels <= kFmaDirectPointwiseOneImagePixels && c <= kFmaDirectPointwiseOneImageMaxChannels;
+  if (std::fmod(pixels, kFmaNchwPixelVector) != 0 && c <= kFmaDirectPointwiseUnalignedMaxChannels)
+    return true;
+  if (pixels <= kFmaDirectPointwiseSmallImagePixels && c <= kFmaDirectPointwiseSmallImageMaxChannels)
+    return true;
+  return op.n == 1 && pixels <= kFmaDirectPointwiseOneImagePixels &&
+         c <= kFmaDirectPointwiseOneImageMaxChannels;
 }
 // The indexed kernels store whole 8-channel output vectors: their names end alignc8
 // (sm80_xmma_fprop_implicit_gemm_indexed_wo_smem_tf32f32_..._aligna4_alignc8, ..._f16f16_..._aligna2_alignc8;
@@ -145,8 +150,9 @@ ConvChoice choose_conv_algorithm(const wl::Conv2dOp& op, const device::Device& g
   const bool hopper = gpu.cc_major() >= kFmaNchwMinCcMajor;
   if (c.math == DataType::fp32 && hopper && double(op.c) > kFmaDirectMaxChannels) {
     c.algorithm = pointwise && fp32_pointwise_runs_direct(op) ? ConvAlgorithm::fma_direct
-                                                               : ConvAlgorithm::simt_nchw_gemm;
-  } else if (pointwise && !(hopper && below_one_vector && c.math == DataType::tf32)) {
+                                                              : ConvAlgorithm::simt_nchw_gemm;
+  } else if (pointwise && !(hopper && below_one_vector && c.math == DataType::tf32) &&
+             !(hopper && c.math == DataType::fp32)) {
     c.algorithm = ConvAlgorithm::gemm;
     c.channels = double(op.c);  // a GEMM over the unpadded tensors (conv_model.cpp)
   } else if (c.tensor && hopper &&

@@ -12,10 +12,11 @@ using namespace gpucast;
 
 SCENARIO("a tiny transpose lasts its 1,500-cycle startup; the GEMM between the transposes does not pay it") {
   const device::Device gpu(test::gpu_builder{}.build());
-  // 1 x 64 x 8 x 8 fp32, 1x1, 64 filters: 4,096-element transposes.
+  // 1 x 128 x 8 x 8 fp32, 1x1, 64 filters: 8,192- and 4,096-element transposes (128 channels: the
+  // NCHW path at every image size).
   const auto op = test::conv_builder{}
                       .batch(1)
-                      .channels(64)
+                      .channels(128)
                       .image(8)
                       .filters(64)
                       .kernel(1)
