@@ -345,6 +345,16 @@ def _fp32_convs(c):
                     c.add("conv2d", "conv2d", p, "F.conv2d channels_last")
 
 
+def _add_padded_conv(c, dtype, n, ch, hw, k, r, stride):
+    """One square convolution with "same" padding (r // 2), as the padding-path probes write it."""
+    p = {"n": n, "c": ch, "h": hw, "w": hw, "k": k, "r": r, "s": r}
+    if stride != 1:
+        p["stride"] = stride
+    p["pad"] = r // 2
+    p["dtype"] = dtype
+    c.add("conv2d", "conv2d", p, "F.conv2d channels_last")
+
+
 def _fp32_pointwise_convs(c):
     """FP32 1x1 convolutions with TF32 off (2026-11-28): whether the output channels (unaligned 33 and
     100 against 16, 64 and 128) move cuDNN between its direct NHWC kernel and the NCHW implicit GEMM,
@@ -365,12 +375,7 @@ def _padded_convs(c):
             for k in (16, 33):
                 for r, stride in ((3, 1), (5, 2)):
                     for n, hw in ((1, 31), (4, 57)):
-                        p = {"n": n, "c": ch, "h": hw, "w": hw, "k": k, "r": r, "s": r}
-                        if stride != 1:
-                            p["stride"] = stride
-                        p["pad"] = r // 2
-                        p["dtype"] = dtype
-                        c.add("conv2d", "conv2d", p, "F.conv2d channels_last")
+                        _add_padded_conv(c, dtype, n, ch, hw, k, r, stride)
 
 
 def _heldout_2026_11_27(c):
@@ -417,12 +422,7 @@ def _heldout_conv_2026_11_28(c):
                                            ("tf32", 1, 90, 35, 20, 5, 1), ("fp16", 8, 60, 28, 40, 3, 1),
                                            ("bf16", 1, 150, 23, 9, 3, 1), ("tf32", 4, 45, 45, 64, 3, 2),
                                            ("fp16", 2, 110, 19, 33, 5, 2), ("bf16", 16, 12, 33, 32, 3, 1)):
-        p = {"n": n, "c": ch, "h": hw, "w": hw, "k": k, "r": r, "s": r}
-        if stride != 1:
-            p["stride"] = stride
-        p["pad"] = r // 2
-        p["dtype"] = dtype
-        c.add("conv2d", "conv2d", p, "F.conv2d channels_last")
+        _add_padded_conv(c, dtype, n, ch, hw, k, r, stride)
 
 
 PROBES = {"skinny-fp32-gemm": _skinny_fp32_gemms, "small-copies": _small_copies, "fp32-conv": _fp32_convs,
