@@ -366,6 +366,20 @@ def _fp32_pointwise_convs(c):
                 c.add("conv2d", "conv2d", p, "F.conv2d channels_last")
 
 
+def _fp32_direct_k(c):
+    """cuDNN's direct NHWC FP32 kernel by output channels (2026-11-28): 1x1 over 16 x 113 x 113 images
+    (an odd pixel count: always the direct kernel) at 24 and 48 channels, k from 64 to 128 in steps of
+    4, and 3x3 over 16 x 56 x 56 at 8 channels, where k = 100 ran 1.2-1.7x k = 128 in the pointwise
+    probe."""
+    for ch in (24, 48):
+        for k in range(64, 129, 4):
+            c.add("conv2d", "conv2d", {"n": 16, "c": ch, "h": 113, "w": 113, "k": k, "r": 1, "s": 1, "dtype": "fp32",
+                                       "allow_tf32": False}, "F.conv2d channels_last")
+    for k in (64, 68, 72, 80, 96, 100, 112, 128):
+        c.add("conv2d", "conv2d", {"n": 16, "c": 8, "h": 56, "w": 56, "k": k, "r": 3, "s": 3, "pad": 1, "dtype": "fp32",
+                                   "allow_tf32": False}, "F.conv2d channels_last")
+
+
 def _padded_convs(c):
     """Tensor-core convolutions whose channels are not whole 16-byte vectors (2026-11-28), which cuDNN
     runs through its padding path (Memset + nhwcAddPaddingKernel): by type, input and output channels,
@@ -426,7 +440,7 @@ def _heldout_conv_2026_11_28(c):
 
 
 PROBES = {"skinny-fp32-gemm": _skinny_fp32_gemms, "small-copies": _small_copies, "fp32-conv": _fp32_convs,
-          "fp32-pointwise-conv": _fp32_pointwise_convs, "padded-conv": _padded_convs,
+          "fp32-pointwise-conv": _fp32_pointwise_convs, "padded-conv": _padded_convs, "fp32-direct-k": _fp32_direct_k,
           "heldout-2026-11-27": _heldout_2026_11_27, "heldout-skinny-2026-11-27": _heldout_skinny_2026_11_27,
           "heldout-conv-2026-11-28": _heldout_conv_2026_11_28}
 # Probe sets that are held out: every case in the test split, never tuned on.
@@ -434,7 +448,7 @@ HELDOUT_PROBES = {"heldout-2026-11-27", "heldout-skinny-2026-11-27", "heldout-co
 TUNING_SEEDS = (20261127, 20261128)
 # Probe sets measured after the first three carry their own id prefix, so that no two probe files
 # share an id (the first sets keep probe-<family>-NNNN, as stored).
-PROBE_ID_PREFIX = {"fp32-pointwise-conv": "probe-pw-", "padded-conv": "probe-pad-"}
+PROBE_ID_PREFIX = {"fp32-pointwise-conv": "probe-pw-", "padded-conv": "probe-pad-", "fp32-direct-k": "probe-dk-"}
 HELDOUT_ID_PREFIX = {"heldout-conv-2026-11-28": "held-conv-probe-"}
 
 
