@@ -37,10 +37,21 @@ constexpr double kDirectInstructionsPerOutput = 59;
 // conv2d-1150 alone) left the others 10-50% short.
 constexpr double kDirectStepLatencyCycles = 60;
 constexpr double kDirectStartupCycles = 8000;
+// A pixel's output row of k channels that is not a whole number of 32-byte sectors (k not a multiple
+// of 8 in fp32) slows the kernel's stores once the output outgrows the L2. Dev probe
+// probe-fp32-direct-k.json (H100, 2026-11-28: 1x1 over 16 x 113 x 113 images, k = 64-128 in steps of
+// 4): at 24 channels k = 68, 76, ..., 124 ran 179-291 us against 80-175 us at the multiples of 8 on
+// either side, at 48 channels 205-310 against 122-236 us: the odd multiples of 4 take their output
+// (56-101 MB) at 0.27-0.35 TB/s whatever k, where the aligned ones are bound by their work. A 3x3
+// filter over 8 channels (20 MB of output) and the pointwise probe's outputs of up to 5 MB show little
+// of it (0-15%). Taken as a share of the sustained store rate for such outputs larger than the L2
+// (hardware: sectors are 32 bytes; the share is fit on the probe): 0.14, 0.12 and 0.1 give the
+// direct-kernel dev cases 17.7, 16.6 and 16.7% (20.6% without; the probe 32.9% -> 16.9%); 0.12.
+constexpr double kSectorBytes = 32;
+constexpr double kDirectUnalignedStoreEfficiency = 0.12;
 }  // namespace
 
 PlanOption fma_direct_conv_plan(const wl::Conv2dOp& op, const device::Device& gpu) {
-  (void)gpu;
   const double e = bytes_per_element(op.dtype);
   const double n = double(op.n), p = double(op.p()), q = double(op.q());
   const double pixels = n * p * q;
@@ -61,6 +72,10 @@ PlanOption fma_direct_conv_plan(const wl::Conv2dOp& op, const device::Device& gp
       outputs * (kDirectInstructionsPerOutput + kDirectInstructionsPerStep * taps_channels) / k.blocks;
   k.dram_bytes = (input_bytes + filter_bytes + output_bytes) / k.blocks;
   k.dram_write_bytes = output_bytes / k.blocks;
+  // Output rows that are not whole 32-byte sectors, over an output larger than the L2, store at a
+  // fraction of the streaming rate (kDirectUnalignedStoreEfficiency).
+  if (std::fmod(double(op.k) * e, kSectorBytes) != 0 && output_bytes > double(gpu.l2_bytes()))
+    k.dram_write_efficiency = kDirectUnalignedStoreEfficiency;
   k.l2_bytes = k.dram_bytes;
   k.dram_rounds = 1;
   k.fixed_cycles = taps_channels * kDirectStepLatencyCycles;

@@ -48,6 +48,7 @@ struct KernelPlan {
   double dram_write_bytes = 0; // the part of dram_bytes that is stores (they need no bytes in flight)
   double l2_bytes = 0;         // L2-to-SM traffic (includes what DRAM supplies)
   double dram_read_efficiency = 1;  // share of the sustained streaming read rate this access pattern gets
+  double dram_write_efficiency = 1;  // share of the sustained store rate this store pattern gets
   double bytes_in_flight = 0;  // DRAM read bytes a block keeps outstanding; 0: enough to saturate
                                // (deep copy-engine / TMA pipelines)
   bool bulk_async_loads = false;  // loads are TMA bulk copies (cp.async.bulk.tensor): what one SM

@@ -77,8 +77,9 @@ WaveTerms wave(double b, const models::KernelPlan& k, const device::Device& gpu,
   // One SM's draw is held to its outstanding-miss limit, except for TMA bulk copies (the copy engine
   // tracks them, not the SM's miss queue).
   const double sm_dram_us = k.bulk_async_loads ? 0.0 : per_sm * (dram_reads + dram_writes) / r.sm_dram;
-  const double dram =
-      std::max(b * (dram_reads / (bandwidth * k.dram_read_efficiency) + dram_writes / r.dram), sm_dram_us);
+  const double dram = std::max(b * (dram_reads / (bandwidth * k.dram_read_efficiency) +
+                                    dram_writes / (r.dram * k.dram_write_efficiency)),
+                               sm_dram_us);
   // TMA bulk copies are served faster than the description's L2 rate, which is the calibration's
   // re-read benchmark of ordinary loads (kBulkCopyL2RateOverBenchmark).
   const double l2_bytes = k.bulk_async_loads ? k.l2_bytes / kBulkCopyL2RateOverBenchmark : k.l2_bytes;
