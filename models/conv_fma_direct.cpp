@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "device/memory_granularity.h"
+
 namespace gpucast::models {
 namespace {
 // 128 threads per block (assumption: the fp16 instantiation's template argument,
@@ -45,9 +47,8 @@ constexpr double kDirectStartupCycles = 8000;
 // (56-101 MB) at 0.27-0.35 TB/s whatever k, where the aligned ones are bound by their work. A 3x3
 // filter over 8 channels (20 MB of output) and the pointwise probe's outputs of up to 5 MB show little
 // of it (0-15%). Taken as a share of the sustained store rate for such outputs larger than the L2
-// (hardware: sectors are 32 bytes; the share is fit on the probe): 0.14, 0.12 and 0.1 give the
+// (device::kDramSectorBytes; the share is fit on the probe): 0.14, 0.12 and 0.1 give the
 // direct-kernel dev cases 17.7, 16.6 and 16.7% (20.6% without; the probe 32.9% -> 16.9%); 0.12.
-constexpr double kSectorBytes = 32;
 constexpr double kDirectUnalignedStoreEfficiency = 0.12;
 }  // namespace
 
@@ -74,7 +75,7 @@ PlanOption fma_direct_conv_plan(const wl::Conv2dOp& op, const device::Device& gp
   k.dram_write_bytes = output_bytes / k.blocks;
   // Output rows that are not whole 32-byte sectors, over an output larger than the L2, store at a
   // fraction of the streaming rate (kDirectUnalignedStoreEfficiency).
-  if (std::fmod(double(op.k) * e, kSectorBytes) != 0 && output_bytes > double(gpu.l2_bytes()))
+  if (std::fmod(double(op.k) * e, device::kDramSectorBytes) != 0 && output_bytes > double(gpu.l2_bytes()))
     k.dram_write_efficiency = kDirectUnalignedStoreEfficiency;
   k.l2_bytes = k.dram_bytes;
   k.dram_rounds = 1;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iterator>
 
+#include "device/memory_granularity.h"
 #include "models/conv_algorithm.h"
 #include "models/conv_few_channel.h"
 #include "models/conv_fma_direct.h"
@@ -111,10 +112,6 @@ const std::vector<GemmTile> kFewChannelTiles = {{256, 64}, {64, 128}, {64, 64}};
 // calibration splits run sm90 kernels, even over rows those make slow (conv2d-1139: 614 tiles of
 // sm90 128x32, 4.7 waves). The heuristic's boundary is taken at one wave (assumption).
 constexpr double kSm80MaxWaves = 1;
-// DRAM moves whole 32-byte sectors: a strided filter that skips input pixels (a 1x1 stride-2
-// shortcut) reads only the pixels its taps touch once a pixel's channels fill a sector; narrower
-// pixels share sectors with the skipped ones (hardware fact).
-constexpr double kDramSectorBytes = 32;
 // A cache line: pixel rows (C x element bytes) that are a whole number of them, and rows that are not.
 constexpr double kLineBytes = 128;
 // cuDNN's sm90 kernels over pixel rows that are not whole 128-byte lines run their multi-wave grids
@@ -169,6 +166,7 @@ constexpr double kSm90MemsetMinWaves = 2;
 // real output by one more nhwcAddPaddingKernel (conv2d-1139, -1152, -1159: K = 33, 257).
 void add_padding_kernels(const wl::Conv2dOp& c, double channels, double out_channels,
                          const device::Device& gpu, PlanOption& option) {
+  const size_t launches_before = option.kernels.size();
   const double e = bytes_per_element(c.dtype);
   const double per_vector = std::max(1.0, kMemsetVectorBytes / e);
   std::vector<KernelPlan> kernels;
@@ -191,9 +189,7 @@ void add_padding_kernels(const wl::Conv2dOp& c, double channels, double out_chan
   if (input_padded || output_padded)
     pad("filter", out_channels * double(c.r) * double(c.s), double(c.c), channels);
   option.kernels.insert(option.kernels.begin(), kernels.begin(), kernels.end());
-  double padding_launches = double(kernels.size());
   if (output_padded) {
-    padding_launches += 1;
     const double pixels = double(c.n) * double(c.p()) * double(c.q());
     KernelPlan copy = streaming_kernel(
         "copy output out of " + std::to_string(int(out_channels)) + " padded channels", pixels * double(c.k),
@@ -205,6 +201,7 @@ void add_padding_kernels(const wl::Conv2dOp& c, double channels, double out_chan
   // The host issues the padding path's launches one by one between its own calls (each a
   // cudaMemsetAsync, or device-attribute, function-attribute and occupancy queries before a launch):
   // the whole call's host time, spent between the launches.
+  const double padding_launches = double(option.kernels.size() - launches_before);
   const auto& launch = gpu.launch();
   const double library_call_us = launch.host_eager_us + launch.host_library_us;
   option.host_us = library_call_us * (1 + padding_launches * kPadLaunchHostShareOfLibraryCall);
@@ -276,7 +273,10 @@ std::vector<PlanOption> ConvModel::plan(const wl::Op& op, const device::Device& 
     g.split_k = gpu.cc_major() < kSm90CcMajor;
     // Input rows (and columns) the taps touch: a filter narrower than its stride skips the rest.
     const double rows_read = c.r < c.stride ? std::min(double(c.h), p * double(c.r)) : double(c.h);
-    const double cols_read = c.s < c.stride && channels * e >= kDramSectorBytes
+    // DRAM moves whole sectors: a strided filter that skips input pixels (a 1x1 stride-2 shortcut)
+    // reads only the pixels its taps touch once a pixel's channels fill a sector; narrower pixels
+    // share sectors with the skipped ones.
+    const double cols_read = c.s < c.stride && channels * e >= device::kDramSectorBytes
                                  ? std::min(double(c.w), q * double(c.s))
                                  : double(c.w);
     g.a_unique_bytes = n * rows_read * cols_read * channels * e;
