@@ -13,8 +13,8 @@
 #include "models/attention_single_block.h"
 #include "models/block_dispatch.h"
 #include "models/helper_kernels.h"
+#include "models/l2_writeback.h"
 #include "models/launch_bounds.h"
-#include "models/reduce_writeback.h"
 
 namespace gpucast::models {
 namespace {
@@ -491,7 +491,7 @@ PlanOption decode(const wl::AttentionOp& a, const device::Device& gpu) {
   k.dram_write_bytes = (q_bytes + partial_bytes) / k.blocks;
   k.l2_bytes = k.dram_bytes;
   // Decode reads the whole KV cache and writes one row per head: the dirty lines its reads evict (the
-  // flush's or the step's earlier outputs) are written back while it streams (models/reduce_writeback.h).
+  // flush's or the step's earlier outputs) are written back while it streams (models/l2_writeback.h).
   // Dev, H100 and H200: the long decode kernels (90 us to 1.4 ms) measure 11-16 us over their profiled
   // time under do_bench, against none for prefill kernels as long (compute bound, the write-backs
   // hidden), about the L2's dirty share at the DRAM rate.

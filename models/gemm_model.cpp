@@ -1,4 +1,5 @@
 #include "models/gemm_model.h"
+#include "models/l2_writeback.h"
 
 #include "models/gemm_alignment.h"
 
@@ -389,7 +390,10 @@ PlanOption segment_k_option(const GemmShape& g, const Tile& t, double k_exec, do
                 out_tile_bytes) *
                share;
   const double partials = 2 * sms * t.tm * t.tn * kPartialBytes;
-  k.dram_bytes = (gemm_dram_bytes(g, t.tm, t.tn, sms, gpu.l2_reuse_bytes()) + partials) / sms;
+  const double dram = gemm_dram_bytes(g, t.tm, t.tn, sms, gpu.l2_reuse_bytes()) + partials;
+  k.dram_bytes = dram / sms;
+  const double writes = g.batch * g.m * g.n * bytes_per_element(g.out) + partials / 2;
+  k.dirty_evicted_bytes = evicted_dirty_bytes_beyond_writes(dram - writes, writes, gpu) / sms;
   k.dram_read_efficiency = kTileReadEfficiency;
   k.dram_rounds = kTileDramRounds;
   k.fixed_cycles =
@@ -525,6 +529,9 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
       if (split > 1)
         dram += g.batch * g.m * g.n * kPartialBytes * split;  // fp32 partials (leave L2 under load)
       k.dram_bytes = dram / blocks;
+      // The dirty lines its operand reads evict are written back while it streams (models/l2_writeback.h).
+      const double writes = g.batch * g.m * g.n * (split > 1 ? kPartialBytes * split : e_out);
+      k.dirty_evicted_bytes = evicted_dirty_bytes_beyond_writes(dram - writes, writes, gpu) / blocks;
       k.dram_read_efficiency = kTileReadEfficiency;
       // The first stages' loads; the epilogue store that the next tile cannot hide; and, once per
       // kernel, the prologue (tensor-map fetch, barrier setup) and the last tile's drain.
@@ -586,6 +593,9 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
     KernelPlan k = streaming_kernel("gemv", rows * g.k * g.batch, matrix + std::min(g.m, g.n) * g.k * e_in,
                                     std::min(g.m, g.n) * rows * e_out * g.batch, 2 * std::min(g.m, g.n), gpu);
     k.startup_cycles = kGemvStartupCycles;
+    const double gemv_writes = std::min(g.m, g.n) * rows * e_out * g.batch;
+    k.dirty_evicted_bytes =
+        evicted_dirty_bytes_beyond_writes(k.blocks * k.dram_bytes - gemv_writes, gemv_writes, gpu) / k.blocks;
     options.push_back(PlanOption{"gemv", {k}, 0});
   }
   if (options.empty()) throw UnsupportedError("no GEMM configuration fits this GPU");
@@ -612,7 +622,7 @@ constexpr int kSkinnyBlocksPerSm = 1;
 constexpr double kSkinnyBytesInFlight = 6144;
 constexpr const char* kSkinnyVendor = "NVIDIA";
 
-PlanOption skinny_fp32_option(const wl::GemmOp& g) {
+PlanOption skinny_fp32_option(const wl::GemmOp& g, const device::Device& gpu) {
   const double m = double(g.m), n = double(g.n), k = double(g.k);
   const double e = bytes_per_element(DataType::fp32);
   KernelPlan p;
@@ -628,6 +638,8 @@ PlanOption skinny_fp32_option(const wl::GemmOp& g) {
   const double out = m * kSkinnyColumnsPerBlock * e;
   p.dram_bytes = weight + m * k * e / p.blocks + out;  // the rows of x are read once, shared
   p.dram_write_bytes = out;
+  p.dirty_evicted_bytes =
+      evicted_dirty_bytes_beyond_writes(p.blocks * (p.dram_bytes - out), p.blocks * out, gpu) / p.blocks;
   p.l2_bytes = weight + m * k * e + out;
   // Each round trip brings the block's in-flight bytes; the next waits for them.
   p.bytes_in_flight = kSkinnyBytesInFlight;
@@ -642,7 +654,7 @@ std::vector<PlanOption> GemmModel::plan(const wl::Op& op, const device::Device& 
   // cuBLAS's kernel, for one product (batched ones were not measured), on NVIDIA GPUs.
   if (g.dtype == DataType::fp32 && g.transpose_b && !g.transpose_a && g.batch == 1 &&
       double(g.m) >= kSkinnyMinRows && double(g.m) <= kSkinnyMaxRows && gpu.vendor() == kSkinnyVendor)
-    return {skinny_fp32_option(g)};
+    return {skinny_fp32_option(g, gpu)};
   GemmShape shape;
   shape.m = static_cast<double>(g.m);
   shape.n = static_cast<double>(g.n);

@@ -55,7 +55,7 @@ struct KernelPlan {
                                   // draws is not held to the LSU's outstanding-miss limit
                                   // (memory.sm_bandwidth_gbps), only to the device's rate
   double dirty_evicted_bytes = 0;  // dirty L2 lines its DRAM reads evict, written back meanwhile
-                                   // (models/reduce_writeback.h); none when its loads hit the L2
+                                   // (models/l2_writeback.h); none when its loads hit the L2
 
   // Dependent latency of one block, beyond what the throughput terms cover.
   double dram_rounds = 0;   // dependent DRAM round trips (a load that must wait for the previous)

@@ -6,8 +6,8 @@
 #include "models/backward_kernels.h"
 #include "models/batch_norm_model.h"
 #include "models/helper_kernels.h"
+#include "models/l2_writeback.h"
 #include "models/reduce_strategy.h"
-#include "models/reduce_writeback.h"
 
 namespace gpucast::models {
 namespace {
@@ -219,7 +219,7 @@ PlanOption reduce_plan(const wl::RowOp& r, const device::Device& gpu) {
   }
   if (launch.strategy == ReduceStrategy::row_across_blocks) k.fixed_cycles += kSplitCombineCycles;
   k.startup_cycles = kReducePrologueCycles;
-  // The dirty L2 lines its reads evict are written back meanwhile (models/reduce_writeback.h).
+  // The dirty L2 lines its reads evict are written back meanwhile (models/l2_writeback.h).
   k.dirty_evicted_bytes = evicted_dirty_bytes(in_bytes, launch.launches, gpu) / k.blocks;
   PlanOption option{k.name, {}, 0};
   for (int i = 0; i < static_cast<int>(launch.launches); ++i) {

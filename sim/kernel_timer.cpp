@@ -86,11 +86,14 @@ WaveTerms wave(double b, const models::KernelPlan& k, const device::Device& gpu,
   const double l2 = std::max(b * l2_bytes / r.l2, per_sm * l2_bytes / r.sm_l2);
   // Dirty L2 lines its DRAM reads evict are written back while it streams (none when they hit): the
   // write-backs queue with the reads, lengthening the stream and each dependent round trip alike.
-  const double writeback = loads_from_l2
+  // They fill the DRAM time the reads leave idle first, whatever holds the reads back (bytes in
+  // flight, the access pattern, one SM's miss limit, the L2).
+  const double stream = std::max(dram, l2);
+  const double writeback = loads_from_l2 || stream <= 0
                                ? 0.0
                                : device::writeback_over_reads_us(b * dram_reads, b * k.dirty_evicted_bytes,
-                                                                 bandwidth * k.dram_read_efficiency, gpu);
-  t.memory = no_traffic ? 0.0 : std::max(dram, l2) + writeback;
+                                                                 b * dram_reads / stream, gpu);
+  t.memory = no_traffic ? 0.0 : stream + writeback;
   // Dependent round trips wait the loaded latency: what is in flight over what drains per us.
   const double dram_latency = loads_from_l2 ? gpu.latency().l2_round : gpu.latency().dram;
   const double drain = loads_from_l2 ? r.l2 : bandwidth;

@@ -439,17 +439,50 @@ def _heldout_conv_2026_11_28(c):
         _add_padded_conv(c, dtype, n, ch, hw, k, r, stride)
 
 
+def _heldout_stream_2026_11_28(c):
+    """Held out (test): shapes chosen after the GEMMs' dirty-line write-back rule was final
+    (2026-11-28, models/l2_writeback.h), measured once and predicted once. Weight-streaming GEMMs
+    (1-256 rows) over weights of 10-400 MB, in every dtype and in the linear layer's forward (nt) and
+    data-gradient (nn) layouts; GEMMs whose operands straddle the L2's reused share; row sums over
+    20-300 MB (the kernel timer's write-back rule, which they share)."""
+    def gemm(m, n, k, dtype, layout):
+        p = {"m": m, "n": n, "k": k, "dtype": dtype}
+        if dtype == "fp8":
+            p["out_dtype"] = "bf16"
+            layout = "nt"
+        expr = "torch._scaled_mm" if dtype == "fp8" else "torch.matmul"
+        c.add("gemm", "gemm", p, expr + " " + layout, "layout=" + layout)
+
+    for m, n, k, dtype, layout in ((1, 5120, 5120, "bf16", "nt"), (2, 7168, 5120, "fp16", "nt"),
+                                   (4, 3584, 9216, "bf16", "nn"), (8, 20480, 5120, "bf16", "nt"),
+                                   (16, 2560, 6912, "fp16", "nn"), (24, 13824, 5120, "bf16", "nt"),
+                                   (32, 5120, 13824, "bf16", "nn"), (48, 9216, 3584, "fp16", "nt"),
+                                   (64, 18432, 4608, "bf16", "nt"), (96, 4608, 18432, "bf16", "nn"),
+                                   (128, 6656, 6656, "fp16", "nt"), (192, 24576, 2048, "bf16", "nt"),
+                                   (256, 2048, 24576, "bf16", "nn"), (1, 9216, 9216, "fp8", "nt"),
+                                   (16, 16384, 6144, "fp8", "nt"), (64, 7168, 12288, "fp8", "nt"),
+                                   (8, 6144, 3072, "tf32", "nt"), (32, 3072, 8704, "tf32", "nn"),
+                                   (1, 6144, 6144, "fp32", "nt"), (12, 8192, 3072, "fp32", "nn"),
+                                   (384, 3072, 3072, "bf16", "nt"), (640, 5120, 2560, "bf16", "nn"),
+                                   (1536, 2560, 2560, "fp16", "nt"), (768, 7168, 1536, "bf16", "nt")):
+        gemm(m, n, k, dtype, layout)
+    for rows, cols, dtype in ((2560, 4096, "bf16"), (12288, 3072, "fp32"), (40000, 2048, "bf16"),
+                              (6000, 12000, "fp16"), (300, 250000, "fp32"), (72000, 1024, "fp32")):
+        c.add("reduce", "reduce", {"rows": rows, "cols": cols, "dtype": dtype}, "x.sum(dim=-1)")
+
+
 PROBES = {"skinny-fp32-gemm": _skinny_fp32_gemms, "small-copies": _small_copies, "fp32-conv": _fp32_convs,
           "fp32-pointwise-conv": _fp32_pointwise_convs, "padded-conv": _padded_convs, "fp32-direct-k": _fp32_direct_k,
           "heldout-2026-11-27": _heldout_2026_11_27, "heldout-skinny-2026-11-27": _heldout_skinny_2026_11_27,
-          "heldout-conv-2026-11-28": _heldout_conv_2026_11_28}
+          "heldout-conv-2026-11-28": _heldout_conv_2026_11_28, "heldout-stream-2026-11-28": _heldout_stream_2026_11_28}
 # Probe sets that are held out: every case in the test split, never tuned on.
-HELDOUT_PROBES = {"heldout-2026-11-27", "heldout-skinny-2026-11-27", "heldout-conv-2026-11-28"}
+HELDOUT_PROBES = {"heldout-2026-11-27", "heldout-skinny-2026-11-27", "heldout-conv-2026-11-28",
+                  "heldout-stream-2026-11-28"}
 TUNING_SEEDS = (20261127, 20261128)
 # Probe sets measured after the first three carry their own id prefix, so that no two probe files
 # share an id (the first sets keep probe-<family>-NNNN, as stored).
 PROBE_ID_PREFIX = {"fp32-pointwise-conv": "probe-pw-", "padded-conv": "probe-pad-", "fp32-direct-k": "probe-dk-"}
-HELDOUT_ID_PREFIX = {"heldout-conv-2026-11-28": "held-conv-probe-"}
+HELDOUT_ID_PREFIX = {"heldout-conv-2026-11-28": "held-conv-probe-", "heldout-stream-2026-11-28": "held-stream-probe-"}
 
 
 def probe_cases(name):

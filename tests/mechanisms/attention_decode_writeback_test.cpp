@@ -1,10 +1,10 @@
 // The decode kernel reads the whole KV cache and writes one row per head: the dirty L2 lines its
-// reads evict are written back while it streams (models/attention_model.cpp, models/reduce_writeback.h),
+// reads evict are written back while it streams (models/attention_model.cpp, models/l2_writeback.h),
 // up to the L2's reused-set share for a long context.
 #include <catch2/catch.hpp>
 
+#include "models/l2_writeback.h"
 #include "models/op_model.h"
-#include "models/reduce_writeback.h"
 #include "support/attention_builder.h"
 #include "support/gpu_builder.h"
 

@@ -1,5 +1,5 @@
 // A reduction's reads evict dirty L2 lines, written back while it streams
-// (models/reduce_writeback.h): share * (1 - exp(-read / share)) bytes of the L2's reused-set share,
+// (models/l2_writeback.h): share * (1 - exp(-read / share)) bytes of the L2's reused-set share,
 // costing DRAM time only beyond what the in-flight-limited read stream leaves idle
 // (device::writeback_over_reads_us, charged by the kernel timer), and none when the loads hit the L2.
 #include <catch2/catch.hpp>
@@ -9,7 +9,7 @@
 #include "device/device.h"
 #include "device/dram_rate.h"
 #include "models/kernel_plan.h"
-#include "models/reduce_writeback.h"
+#include "models/l2_writeback.h"
 #include "sim/kernel_timer.h"
 #include "sim/op_predictor.h"
 #include "support/gpu_builder.h"

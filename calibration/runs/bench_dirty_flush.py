@@ -1,0 +1,107 @@
+"""What the L2's dirty lines cost a kernel that streams after do_bench's flush (dev data, issue 17).
+
+do_bench zeroes a 256 MB buffer before each timed call, so the L2 the kernel finds is full of dirty
+lines; every line its reads allocate evicts one, written back to DRAM while it streams. gpucast
+charges that (models/l2_writeback.h): reading R bytes evicts share * (1 - exp(-R / share)) of them
+(share = 0.7 x the L2), and a kernel that writes as much as it reads evicts no more than its own
+writes would. This measures it directly: each op is timed (CUDA events around the op alone, median)
+after three preparations of the L2:
+  - dirty: `cache.zero_()` of 256 MB, as do_bench does;
+  - clean: a sum over another 256 MB buffer, which leaves the L2 full of clean lines;
+  - warm: nothing (the op's own operands from the run before, where they fit).
+dirty - clean is the write-back cost; the ops span 4-470 MB of reads:
+  - weight-streaming bf16 GEMMs (8 rows x 4096 x N, cuBLAS's nvjet kernels, TMA loads);
+  - row sums over the last dimension (ordinary loads, one output per row);
+  - an elementwise add that writes as much as it reads (the control: no write-back cost expected).
+
+usage: python3 calibration/runs/bench_dirty_flush.py OUT.json [--reps 40]
+"""
+import argparse
+import json
+import statistics
+import time
+
+import torch
+
+GEMM_N = [512, 1024, 2048, 3072, 4096, 5120, 6144, 8192, 12288, 16384, 28672, 57344]
+K = 4096
+ROWS = 8
+
+
+def op_cases():
+    for n in GEMM_N:
+        w = torch.randn(K, n, device="cuda", dtype=torch.bfloat16)
+        x = torch.randn(ROWS, K, device="cuda", dtype=torch.bfloat16)
+        yield {"op": "gemm", "m": ROWS, "n": n, "k": K, "dtype": "bf16", "read_bytes": (K * n + ROWS * K) * 2,
+               "write_bytes": ROWS * n * 2}, (lambda x=x, w=w: torch.matmul(x, w))
+    for n in GEMM_N:
+        t = torch.randn(n, K, device="cuda", dtype=torch.bfloat16)
+        yield {"op": "reduce", "rows": n, "cols": K, "dtype": "bf16", "read_bytes": n * K * 2,
+               "write_bytes": n * 2}, (lambda t=t: t.sum(dim=-1))
+    for n in GEMM_N[:10]:
+        a = torch.randn(n, K, device="cuda", dtype=torch.bfloat16)
+        yield {"op": "add", "elements": n * K, "dtype": "bf16", "read_bytes": n * K * 2,
+               "write_bytes": n * K * 2}, (lambda a=a: torch.add(a, 1.0))
+
+
+def timed(fn, prepare, reps):
+    times = []
+    for _ in range(reps):
+        prepare()
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        fn()
+        e.record()
+        torch.cuda.synchronize()
+        times.append(s.elapsed_time(e) * 1000)
+    return statistics.median(times), times
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out")
+    ap.add_argument("--reps", type=int, default=40)
+    args = ap.parse_args()
+    cache = torch.empty(256 * 1024 * 1024, dtype=torch.int8, device="cuda")
+    clean = torch.ones(64 * 1024 * 1024, dtype=torch.float32, device="cuda")
+    sink = torch.empty((), dtype=torch.float32, device="cuda")
+    preps = {
+        "dirty": lambda: cache.zero_(),
+        "clean": lambda: torch.sum(clean, out=sink),
+        "warm": lambda: None,
+    }
+    t0 = time.time()
+    cases = []
+    for params, fn in op_cases():
+        fn()
+        torch.cuda.synchronize()
+        row = dict(params)
+        for name, prep in preps.items():
+            prep()
+            fn()
+            med, times = timed(fn, prep, args.reps)
+            row[name + "_us"] = med
+            row[name + "_p20_us"] = sorted(times)[len(times) // 5]
+            row[name + "_p80_us"] = sorted(times)[4 * len(times) // 5]
+        # A second dirty pass after the others: the drift between passes.
+        row["dirty_repeat_us"] = timed(fn, preps["dirty"], args.reps)[0]
+        cases.append(row)
+        print(json.dumps(row), flush=True)
+    out = {
+        "format": "gpucast-dirty-flush-1",
+        "split": "dev",
+        "gpu": torch.cuda.get_device_name(),
+        "torch": torch.__version__,
+        "cuda": torch.version.cuda,
+        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "method": "CUDA events around the op alone after each preparation; median of --reps",
+        "reps": args.reps,
+        "seconds": time.time() - t0,
+        "cases": cases,
+    }
+    with open(args.out, "w") as f:
+        json.dump(out, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
