@@ -74,6 +74,7 @@ Device::Device(const hw::GpuSpec& g)
   // A memory-side cache behind the L2 (AMD Infinity Cache; 0 on NVIDIA) serves reuse as well.
   memory_side_cache_bytes_ = g.cache.infinity_cache_mb * 1024 * 1024;
   l2_reuse_fraction_ = g.cache.l2_reuse_fraction;
+  l2_dirty_fraction_ = g.cache.l2_dirty_fraction;
   if (g.power.matrix_clock_mhz)
     power_limiter_ = PowerLimiter{g.sm.boost_clock_mhz, *g.power.matrix_clock_mhz, g.power.matrix_knee_share};
 }

@@ -92,6 +92,12 @@ class Device {
   [[nodiscard]] Bytes l2_bytes() const { return l2_bytes_; }
   // The Infinity Cache behind an AMD L2 holds reused sets too, at the same reuse share.
   [[nodiscard]] Bytes l2_reuse_bytes() const { return (l2_bytes_ + memory_side_cache_bytes_) * l2_reuse_fraction_; }
+  // The dirty lines a long write stream (do_bench's flush, a step's earlier outputs) leaves in the
+  // L2 and later reads evict and write back (cache.l2_dirty_fraction; models/l2_writeback.h).
+  [[nodiscard]] Bytes l2_dirty_bytes() const { return l2_lines_bytes() * l2_dirty_fraction_; }
+  [[nodiscard]] double l2_dirty_fraction() const { return l2_dirty_fraction_; }
+  // Every line of the L2 and a memory-side cache behind it: what a stream's allocations replace.
+  [[nodiscard]] Bytes l2_lines_bytes() const { return l2_bytes_ + memory_side_cache_bytes_; }
   [[nodiscard]] bool fits_in_l2(Bytes working_set) const { return working_set <= l2_reuse_bytes(); }
   [[nodiscard]] double l2_hit_fraction(Bytes working_set) const;
 
@@ -131,6 +137,7 @@ class Device {
   Bytes l2_bytes_ = 0;
   Bytes memory_side_cache_bytes_ = 0;
   double l2_reuse_fraction_ = 1;
+  double l2_dirty_fraction_ = 0;
   std::map<DataType, double> tensor_types_;
   std::optional<PowerLimiter> power_limiter_;
   std::optional<double> matrix_share_;

@@ -259,6 +259,7 @@ GpuSpec build_spec(const std::string& id, const std::string& origin, const FlatT
   s.sm.simt_lanes = integer(values, "sm.simt_lanes");
   s.compute.tensor_tile_rows = integer(values, "compute.tensor_tile_rows");
   s.cache.l2_reuse_fraction = number(values, "cache.l2_reuse_fraction");
+  s.cache.l2_dirty_fraction = number(values, "cache.l2_dirty_fraction");
 
   s.compute.fp32_tflops = number(values, "compute.fp32_tflops");
   s.compute.fp64_tflops = number(values, "compute.fp64_tflops");

@@ -49,6 +49,7 @@ struct CacheSpec {
   double infinity_cache_mb = 0;     // memory-side cache between L2 and DRAM (AMD Infinity Cache); 0: none
   double infinity_cache_bandwidth_gbps = 0;
   double l2_reuse_fraction = 0.7;   // share of the L2 a reused working set keeps
+  double l2_dirty_fraction = 0.59;  // share of the L2 dirty after a long write stream
 };
 
 struct LatencySpec {

@@ -135,6 +135,9 @@ const std::vector<KeyDef>& gpu_keys() {
        "L2-to-SM bandwidth (default from the architecture's bytes per clock per SM)"},
       {"cache.l2_reuse_fraction", K::number, "fraction", kOpt, R::fraction,
        "share of the L2 a reused working set can occupy before it is evicted; default from the architecture"},
+      {"cache.l2_dirty_fraction", K::number, "fraction", kOpt, R::fraction,
+       "share of the L2 left holding dirty lines after a long write stream (what a stream that follows "
+       "must write back); default from the architecture"},
       {"cache.sm_l2_bandwidth_gbps", K::number, "GB/s", kOpt, R::positive,
        "most L2 bandwidth one SM can draw (its L1 fill port); default from the architecture"},
       {"cache.infinity_cache_mb", K::number, "MB", kOpt, R::non_negative,
@@ -298,7 +301,8 @@ const std::vector<KeyDef>& architecture_keys() {
           key.path == "sm.register_allocation_unit" ||
           key.path == "sm.shared_memory_reserved_per_block_bytes" || key.path == "sm.simt_lanes" ||
           key.path == "compute.tensor_tile_rows" || key.path == "cache.l2_reuse_fraction" ||
-          key.path == "host.transfer_latency_us" || key.path == "host.inline_copy_max_bytes";
+          key.path == "cache.l2_dirty_fraction" || key.path == "host.transfer_latency_us" ||
+          key.path == "host.inline_copy_max_bytes";
       if (defaultable) keys.push_back(key);
     }
     return with_ranges(keys);

@@ -131,7 +131,9 @@ double ceil_div(double a, double b) {
 constexpr double kStartupCycles = 3000;
 // Operand tiles arrive as short rows (one K step, 64-256 elements) from rows far apart in memory:
 // DRAM serves such strided bursts below the rate of one linear stream (*dev*: weight-streaming
-// GEMMs at m <= 128 sustain about 0.88 of the copy rate on the H100 and H200).
+// GEMMs at m <= 128 sustain about 0.88 of the copy rate on the H100 and H200). Set before the
+// dirty lines' write-backs were charged (models/l2_writeback.h); with them, dev GEMMs are flat over
+// 0.88-0.96 (H100 calibrated 5.89-5.96%), so it stayed.
 constexpr double kTileReadEfficiency = 0.88;
 
 // Share of the SM's shared memory a GEMM kernel gives its operand pipeline stages; the rest holds

@@ -6,10 +6,11 @@
 namespace gpucast::models {
 
 double evicted_dirty_bytes(double read_bytes, double launches, const device::Device& gpu) {
-  const double dirty = gpu.l2_reuse_bytes();
+  const double dirty = gpu.l2_dirty_bytes();
+  const double lines = gpu.l2_lines_bytes();
   if (dirty <= 0 || read_bytes <= 0) return 0;
   launches = std::max(1.0, launches);
-  return dirty * (1 - std::exp(-read_bytes * launches / dirty)) / launches;
+  return dirty * (1 - std::exp(-read_bytes * launches / lines)) / launches;
 }
 
 double evicted_dirty_bytes_beyond_writes(double read_bytes, double write_bytes, const device::Device& gpu) {

@@ -1,6 +1,6 @@
 // The decode kernel reads the whole KV cache and writes one row per head: the dirty L2 lines its
 // reads evict are written back while it streams (models/attention_model.cpp, models/l2_writeback.h),
-// up to the L2's reused-set share for a long context.
+// up to the L2's dirty share for a long context.
 #include <catch2/catch.hpp>
 
 #include "models/l2_writeback.h"
@@ -32,8 +32,8 @@ SCENARIO("a decode kernel's reads evict the L2's dirty lines") {
     CHECK(k.dirty_evicted_bytes * k.blocks ==
           Approx(models::evicted_dirty_bytes(kv_bytes + q_bytes, 1, gpu)));
   }
-  THEN("a long context evicts about the L2's reused share") {
+  THEN("a long context evicts about the L2's dirty share") {
     const auto k = models::plan_op(decode(32768), gpu).front().kernels.front();
-    CHECK(k.dirty_evicted_bytes * k.blocks == Approx(gpu.l2_reuse_bytes()).epsilon(0.01));
+    CHECK(k.dirty_evicted_bytes * k.blocks == Approx(gpu.l2_dirty_bytes()).epsilon(0.01));
   }
 }

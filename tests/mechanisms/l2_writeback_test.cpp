@@ -1,5 +1,5 @@
-// A reduction's reads evict dirty L2 lines, written back while it streams
-// (models/l2_writeback.h): share * (1 - exp(-read / share)) bytes of the L2's reused-set share,
+// A stream's reads evict dirty L2 lines, written back while it streams (models/l2_writeback.h):
+// dirty * (1 - exp(-read / L2)) bytes of the L2's dirty share (cache.l2_dirty_fraction),
 // costing DRAM time only beyond what the in-flight-limited read stream leaves idle
 // (device::writeback_over_reads_us, charged by the kernel timer), and none when the loads hit the L2.
 #include <catch2/catch.hpp>
@@ -16,15 +16,28 @@
 
 using namespace gpucast;
 
-SCENARIO("reading as much as the L2's reused share evicts 1 - 1/e of it; a long stream evicts it all, once") {
-  const device::Device gpu(test::gpu_builder{}.sms(100).l2_mb(50).build());
-  const double share = gpu.l2_reuse_bytes();
-  REQUIRE(share > 0);
-  CHECK(models::evicted_dirty_bytes(share, 1, gpu) == Approx(share * (1 - std::exp(-1.0))));
-  CHECK(models::evicted_dirty_bytes(100 * share, 1, gpu) == Approx(share));
+SCENARIO(
+    "reading as much as the L2 holds evicts 1 - 1/e of its dirty share; a long stream evicts it all, once") {
+  const device::Device gpu(
+      test::gpu_builder{}.sms(100).l2_mb(50).set("cache.l2_dirty_fraction", "0.5").build());
+  const double lines = gpu.l2_lines_bytes();
+  const double dirty = gpu.l2_dirty_bytes();
+  REQUIRE(dirty == Approx(0.5 * lines));
+  CHECK(models::evicted_dirty_bytes(lines, 1, gpu) == Approx(dirty * (1 - std::exp(-1.0))));
+  CHECK(models::evicted_dirty_bytes(100 * lines, 1, gpu) == Approx(dirty));
   // Two launches of half the tensor each: the same lines in all, half charged to each launch.
-  CHECK(models::evicted_dirty_bytes(share / 2, 2, gpu) == Approx(share * (1 - std::exp(-1.0)) / 2));
+  CHECK(models::evicted_dirty_bytes(lines / 2, 2, gpu) == Approx(dirty * (1 - std::exp(-1.0)) / 2));
   CHECK(models::evicted_dirty_bytes(0, 1, gpu) == 0);
+}
+
+SCENARIO("a stream that also writes evicts only what its own writes would not") {
+  const device::Device gpu(test::gpu_builder{}.sms(100).l2_mb(50).build());
+  const double lines = gpu.l2_lines_bytes();
+  CHECK(models::evicted_dirty_bytes_beyond_writes(lines, 0, gpu) ==
+        Approx(models::evicted_dirty_bytes(lines, 1, gpu)));
+  CHECK(models::evicted_dirty_bytes_beyond_writes(lines, lines, gpu) ==
+        Approx(models::evicted_dirty_bytes(2 * lines, 1, gpu) - models::evicted_dirty_bytes(lines, 1, gpu)));
+  CHECK(models::evicted_dirty_bytes_beyond_writes(0, lines, gpu) == 0);
 }
 
 SCENARIO(
@@ -44,7 +57,7 @@ SCENARIO(
 
 SCENARIO("write-backs hide in the DRAM time an in-flight-limited read stream leaves idle, not a byte more") {
   const device::Device gpu(test::gpu_builder{}.sms(100).l2_mb(50).bandwidth_gbps(2000).build());
-  const double read = gpu.l2_reuse_bytes();
+  const double read = gpu.l2_lines_bytes();
   const double evicted = models::evicted_dirty_bytes(read, 1, gpu);
   const double dram = gpu.rates().dram;
   // The read rate at which reading alone takes as long as reads plus write-backs at the sustained rate.
