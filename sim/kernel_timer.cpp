@@ -181,6 +181,11 @@ KernelTiming time_kernel(const models::KernelPlan& k, const device::Device& gpu)
     out.l2_input_exec_us = time_kernel_from(k, gpu, true, false).exec_us;
     out.non_memory_exec_us = time_kernel_from(k, gpu, true, true).exec_us;
   }
+  if (k.dirty_evicted_bytes > 0) {
+    models::KernelPlan clean = k;
+    clean.dirty_evicted_bytes = 0;
+    out.writeback_us = std::max(0.0, out.exec_us - time_kernel_from(clean, gpu, false, false).exec_us);
+  }
   return out;
 }
 

@@ -32,6 +32,9 @@ struct KernelTiming {
   // Its non-memory bound: the execution with its loads from the L2 and no cost for its bytes (its
   // compute and dependent-latency terms), the least a warm consumer can take.
   Microseconds non_memory_exec_us = 0;
+  // What the write-backs of the dirty lines its reads evict add to exec_us, after a flushed L2
+  // (KernelPlan::dirty_evicted_bytes; a workload's kernels find fewer: sim/l2_dirty_state.h).
+  Microseconds writeback_us = 0;
   bool persistent = false;  // KernelPlan::persistent: its blocks cannot share an SM that others hold
   bool matrix = false;  // runs on the tensor cores: matrix work, which the power limiter counts
   // Time the tensor cores are busy, averaged over the SMs (pipe work at the rate the kernel is

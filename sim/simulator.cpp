@@ -5,6 +5,7 @@
 
 #include "common/huge_pages.h"
 #include "sim/host_schedule.h"
+#include "sim/l2_dirty_state.h"
 #include "sim/time_attribution.h"
 #include "sim/warm_l2.h"
 
@@ -13,6 +14,9 @@ namespace {
 // Matrix shares are rounded to this step before a step is timed again at the power limiter's clock:
 // steps whose shares round alike share one pass and its cache (the clock moves by under 1 MHz).
 constexpr double kShareStep = 1e-3;
+// The dirty share a kernel finds (sim/l2_dirty_state.h) is rounded to this step before its timing is
+// looked up: kernels whose shares round alike share one timing.
+constexpr double kDirtyShareStep = 0.02;
 }  // namespace
 
 std::map<std::string, Microseconds> Prediction::time_by_op() const {
@@ -40,6 +44,7 @@ void Simulator::time_ops(const wl::Workload& w, Pass& pass, std::vector<const Op
   ops.clear();
   reserve_large(ops, w.size());
   std::map<int, std::vector<RecentKernel>> recent_on_stream;  // sim/warm_l2.h's recent kernels
+  DirtyL2 dirty(pass.predictor.device());                     // sim/l2_dirty_state.h
   for (const auto& k : w.kernels()) {
     const OpTiming* timing = nullptr;
     try {
@@ -61,6 +66,21 @@ void Simulator::time_ops(const wl::Workload& w, Pass& pass, std::vector<const Op
         timing = &pass.warm.emplace(key, std::move(*warm)).first->second;
       }
     }
+    if (!input_warm(*timing)) {
+      // The dirty lines this kernel finds, in steps of kDirtyShareStep (one cached timing per step).
+      const double share = std::round(dirty.share() / kDirtyShareStep) * kDirtyShareStep;
+      if (share < 1) {
+        const WarmKey key{k.op, {-1.0, share, 0.0}};  // read bytes < 0: no warm input, a dirty share
+        auto found = pass.warm.find(key);
+        if (found != pass.warm.end()) {
+          timing = &found->second;
+        } else if (auto fewer = dirty_share_timing(*timing, share)) {
+          timing = &pass.warm.emplace(key, std::move(*fewer)).first->second;
+        }
+      }
+    }
+    const double written = std::min(timing->dram_bytes, written_bytes(k.op));
+    dirty.after(timing->dram_bytes - written, written);
     if (recent.size() >= size_t(kRecentKernels)) recent.erase(recent.begin());
     recent.push_back(RecentKernel{&k.op, allocated_bytes(*timing, in)});
     ops.push_back(timing);
