@@ -9,7 +9,11 @@ after three preparations of the L2:
   - dirty: `cache.zero_()` of 256 MB, as do_bench does;
   - clean: a sum over another 256 MB buffer, which leaves the L2 full of clean lines;
   - warm: nothing (the op's own operands from the run before, where they fit).
-dirty - clean is the write-back cost; the ops span 4-470 MB of reads:
+dirty - clean is the write-back cost. With --state, two more preparations check how the dirty lines
+along a step follow what the kernels before wrote (sim/l2_dirty_state.h):
+  - write128: after an add writing 128 MB (the rule: a full dirty share, as after the flush);
+  - clean_write8: after the clean read and then an add writing 8 MB (the rule: 8 MB of dirty lines).
+The ops span 4-470 MB of reads:
   - weight-streaming bf16 GEMMs (8 rows x 4096 x N, cuBLAS's nvjet kernels, TMA loads);
   - row sums over the last dimension (ordinary loads, one output per row);
   - an elementwise add that writes as much as it reads (the control: no write-back cost expected).
@@ -61,6 +65,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
     ap.add_argument("--reps", type=int, default=40)
+    ap.add_argument("--state", action="store_true", help="also the write128 and clean_write8 preparations")
     args = ap.parse_args()
     cache = torch.empty(256 * 1024 * 1024, dtype=torch.int8, device="cuda")
     clean = torch.ones(64 * 1024 * 1024, dtype=torch.float32, device="cuda")
@@ -69,9 +74,18 @@ def main():
         "clean": lambda: clean.sum(),
         "warm": lambda: None,
     }
+    if args.state:
+        src128 = torch.ones(64 * 1024 * 1024, dtype=torch.bfloat16, device="cuda")
+        dst128 = torch.empty_like(src128)
+        src8 = torch.ones(4 * 1024 * 1024, dtype=torch.bfloat16, device="cuda")
+        dst8 = torch.empty_like(src8)
+        preps["write128"] = lambda: torch.add(src128, 1.0, out=dst128)
+        preps["clean_write8"] = lambda: (clean.sum(), torch.add(src8, 1.0, out=dst8))
     t0 = time.time()
     cases = []
     for params, fn in op_cases():
+        if args.state and params["op"] == "add":
+            continue
         fn()
         torch.cuda.synchronize()
         row = dict(params)
