@@ -11,18 +11,14 @@
 #include "models/l2_writeback.h"
 #include "models/op_model.h"
 #include "sim/kernel_timer.h"
+#include "support/gemm_builder.h"
 #include "support/gpu_builder.h"
 
 using namespace gpucast;
 
 SCENARIO("a weight-streaming GEMM carries the write-backs of the dirty lines its weight evicts") {
   const device::Device gpu(test::gpu_builder{}.build());
-  wl::GemmOp g;
-  g.m = 8;
-  g.n = 16384;
-  g.k = 4096;
-  g.dtype = DataType::bf16;
-  g.out_dtype = DataType::bf16;
+  const wl::GemmOp g = test::gemm_builder{}.mnk(8, 16384, 4096).build();
   const double weight = 16384.0 * 4096 * 2;
   int unsplit = 0;
   for (const auto& option : models::plan_op(g, gpu)) {
@@ -41,12 +37,8 @@ SCENARIO("a weight-streaming GEMM carries the write-backs of the dirty lines its
 
 SCENARIO("a GEMM writing as much as it reads evicts no more dirty lines than its writes replace") {
   const device::Device gpu(test::gpu_builder{}.build());
-  wl::GemmOp g;  // 8192 x 8192 output from K = 64: 128 MB written, 2 MB read
-  g.m = 8192;
-  g.n = 8192;
-  g.k = 64;
-  g.dtype = DataType::bf16;
-  g.out_dtype = DataType::bf16;
+  // 8192 x 8192 output from K = 64: 128 MB written, 2 MB read.
+  const wl::GemmOp g = test::gemm_builder{}.mnk(8192, 8192, 64).build();
   const auto& k = models::plan_op(g, gpu).front().kernels.front();
   CHECK(k.dirty_evicted_bytes * k.blocks < 0.01 * gpu.l2_dirty_bytes());
 }
