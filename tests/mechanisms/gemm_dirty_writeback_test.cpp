@@ -39,7 +39,8 @@ SCENARIO("a GEMM writing as much as it reads evicts no more dirty lines than its
   const device::Device gpu(test::gpu_builder{}.build());
   // 8192 x 8192 output from K = 64: 128 MB written, 2 MB read.
   const wl::GemmOp g = test::gemm_builder{}.mnk(8192, 8192, 64).build();
-  const auto& k = models::plan_op(g, gpu).front().kernels.front();
+  const models::KernelPlan k =
+      models::plan_op(g, gpu).front().kernels.front();  // a copy: the plan is a temporary
   CHECK(k.dirty_evicted_bytes * k.blocks < 0.01 * gpu.l2_dirty_bytes());
 }
 
