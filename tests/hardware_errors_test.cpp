@@ -103,6 +103,19 @@ SCENARIO("a negative or non-numeric inline copy limit is an error at its line") 
   }
 }
 
+SCENARIO("an L2 dirty fraction outside (0, 1] or not a number is an error at its line") {
+  HardwareFixture fx;
+  fx.add_gpu("dirty_ok", GpuFileBuilder{}.set("cache.l2_dirty_fraction", "0.5").text());
+  CHECK(fx.catalog().load("dirty_ok").cache.l2_dirty_fraction == 0.5);
+  for (const auto& value : {std::string("1.5"), std::string("-0.1"), std::string("\"most\"")}) {
+    INFO(value);
+    fx.add_gpu("dirty_bad", GpuFileBuilder{}.set("cache.l2_dirty_fraction", value).text());
+    const auto e = load_error(fx, "dirty_bad");
+    CHECK(e.key() == "cache.l2_dirty_fraction");
+    CHECK(e.where().line > 0);
+  }
+}
+
 SCENARIO("a power limiter's full-duty clock above the boost clock is an error at its line") {
   HardwareFixture fx;
   fx.add_gpu("limited", GpuFileBuilder{}.set("power.matrix_clock_mhz", "1500").text());

@@ -27,6 +27,8 @@ import time
 
 import torch
 
+from common import event_times_us
+
 GEMM_N = [512, 1024, 2048, 3072, 4096, 5120, 6144, 8192, 12288, 16384, 28672, 57344]
 K = 4096
 ROWS = 8
@@ -49,15 +51,7 @@ def op_cases():
 
 
 def timed(fn, prepare, reps):
-    times = []
-    for _ in range(reps):
-        prepare()
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        fn()
-        e.record()
-        torch.cuda.synchronize()
-        times.append(s.elapsed_time(e) * 1000)
+    times = event_times_us(fn, prepare, reps)
     return statistics.median(times), times
 
 

@@ -121,6 +121,21 @@ def stats(samples):
     return {"median": med, "min": s[0], "max": s[-1], "mean": sum(s) / n, "n": n}
 
 
+def event_times_us(fn, prepare, reps):
+    """`fn` timed alone by CUDA events `reps` times, `prepare()` (an L2 flush, a clean read) run before
+    each outside the timed span; the times in us, in run order."""
+    times = []
+    for _ in range(reps):
+        prepare()
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        fn()
+        e.record()
+        torch.cuda.synchronize()
+        times.append(s.elapsed_time(e) * 1000)
+    return times
+
+
 def capture_graph(fn, copies=1, warmup=3):
     """A CUDA graph of `copies` calls of fn, captured the way PyTorch asks (warm-up calls on a side
     stream first); returns (graph, the last captured call's output, kept alive for the replays)."""

@@ -25,6 +25,7 @@ import triton.testing  # noqa: E402
 from torch.profiler import ProfilerActivity, profile  # noqa: E402
 
 import suite  # noqa: E402
+from common import event_times_us  # noqa: E402  (beside this file)
 
 # Dev split and tuning-set convolutions (never test): the padded path with small and large gaps,
 # and non-padded neighbours of similar size.
@@ -48,17 +49,7 @@ def load_cases():
 
 def events_ms(fn, flush, reps=200):
     cache = torch.empty(256 * 1024 * 1024, dtype=torch.int8, device="cuda")
-    times = []
-    for _ in range(reps):
-        if flush:
-            cache.zero_()
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        fn()
-        e.record()
-        torch.cuda.synchronize()
-        times.append(s.elapsed_time(e) * 1000)
-    times.sort()
+    times = sorted(event_times_us(fn, cache.zero_ if flush else (lambda: None), reps))
     return times[len(times) // 2]
 
 
