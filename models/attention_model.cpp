@@ -76,6 +76,13 @@ constexpr double kDecodeWavesTarget = 2;
 // cuDNN's decode kernel splits the context only beyond this many 128-key chunks (512 keys: no
 // lean_reduction_kernel in the profiles at 512 keys, one at 1,000 and more; dev and calibration).
 constexpr double kLeanMinChunks = 4;
+// cuDNN's lean_reduction_kernel, which combines the decode kernel's partials, takes about 2 us
+// whatever it moves: the profiles (dev: b1 h32/8 1000 keys, b1 h32 32K, b8 h32/8 8K and 32K, H100 and
+// H200) time it at 1.7-2.4 us with 2 to 17 partials a row and 0.03-1 MB of partials, where a
+// streaming kernel of those bytes takes under 1 us. Its serial part, fitted to the mean of those
+// eight dev profiles (2.12 us; the streaming kernel's own start, fill and round trip give 0.8 us):
+// library fact, the mechanism behind it (the reduction's inner loop and its bookkeeping) unresolved.
+constexpr double kLeanReductionFixedCycles = 3400;
 // The memory-efficient kernel's tiles (fmha_cutlassF_*_aligned_64x64_rf_sm80 for head_dim up to 64,
 // ..._64x128_rf_sm80 above, in the H100 and H200 profiles; library fact): 64 queries per block, 64 or
 // 128 keys per step. One warp does the products and the softmax in turn: nothing hidden (dev).
@@ -508,8 +515,10 @@ PlanOption decode(const wl::AttentionOp& a, const device::Device& gpu) {
   PlanOption option{k.name, {k}, gpu.launch().host_attention_decode_us};
   if (splits > 1) {
     const double partials = bh * double(a.seq_q) * splits * (d + kPartialStatsPerRow);
-    option.kernels.push_back(streaming_kernel("split-KV combine", partials, partials * kPartialBytes,
-                                              bh * a.seq_q * d * e, kCombineInstructionsPerPartial, gpu));
+    KernelPlan combine = streaming_kernel("split-KV combine", partials, partials * kPartialBytes,
+                                          bh * a.seq_q * d * e, kCombineInstructionsPerPartial, gpu);
+    if (lean) combine.fixed_cycles = kLeanReductionFixedCycles;
+    option.kernels.push_back(combine);
   }
   return option;
 }

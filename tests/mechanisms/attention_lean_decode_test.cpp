@@ -44,3 +44,20 @@ SCENARIO("a split spreads all the chunks evenly: 8 tiles x 256 chunks over 100 b
   CHECK(main_kernel(decode(1, 8, 32768)).pipe_flops ==
         Approx(4 * 128.0 * 16 * 128 * std::ceil(8 * 256 / 100.0)));
 }
+
+SCENARIO("cuDNN's lean reduction pays its serial part whatever it moves; flash decoding's combine streams") {
+  const device::Device gpu(test::gpu_builder{}.build());
+  auto combine = [&](wl::Count batch, wl::Count seq_kv, wl::AttentionBackend backend) {
+    auto a = decode(batch, 8, seq_kv);
+    a.backend = backend;
+    const auto kernels = models::plan_op(a, gpu).front().kernels;
+    REQUIRE(kernels.size() == 2);
+    return kernels.back();
+  };
+  const auto few = combine(1, 1024, wl::AttentionBackend::cudnn);    // 8 tiles over 100 blocks
+  const auto many = combine(8, 32768, wl::AttentionBackend::cudnn);  // 64 tiles: 1-2 partials each
+  CHECK(few.fixed_cycles == many.fixed_cycles);
+  CHECK(gpu.cycles_to_us(few.fixed_cycles) > 1.5);
+  const auto flash = combine(1, 1024, wl::AttentionBackend::flash2);
+  CHECK(flash.fixed_cycles < few.fixed_cycles / 10);
+}
