@@ -13,12 +13,16 @@ dirty - clean is the write-back cost. With --state, two more preparations check 
 along a step follow what the kernels before wrote (sim/l2_dirty_state.h):
   - write128: after an add writing 128 MB (the rule: a full dirty share, as after the flush);
   - clean_write8: after the clean read and then an add writing 8 MB (the rule: 8 MB of dirty lines).
+With --writes, the ops are write-heavy instead (2-256 MB written): a fill (writes only), a copy
+(reads as much as it writes), a three-operand add (reads twice), batched bf16 GEMMs with K = 64 (reads
+an eighth of what they write) and 1x1 bf16 convolutions over 64 channels (cuBLAS GEMMs that read as
+much as they write): what the writes themselves cost after a dirty, a clean and a warm L2.
 The ops span 4-470 MB of reads:
   - weight-streaming bf16 GEMMs (8 rows x 4096 x N, cuBLAS's nvjet kernels, TMA loads);
   - row sums over the last dimension (ordinary loads, one output per row);
   - an elementwise add that writes as much as it reads (the control: no write-back cost expected).
 
-usage: python3 calibration/runs/bench_dirty_flush.py OUT.json [--reps 40]
+usage: python3 calibration/runs/bench_dirty_flush.py OUT.json [--reps 40] [--state | --writes]
 """
 import argparse
 import json
@@ -50,6 +54,40 @@ def op_cases():
                "write_bytes": n * K * 2}, (lambda a=a: torch.add(a, 1.0))
 
 
+WRITE_MB = [2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 256]
+
+
+def write_cases():
+    mb = 1024 * 1024
+    for w in WRITE_MB:
+        n = w * mb // 2  # bf16 elements written
+        t = torch.empty(n, device="cuda", dtype=torch.bfloat16)
+        yield {"op": "fill", "elements": n, "dtype": "bf16", "read_bytes": 0, "write_bytes": 2 * n}, t.zero_
+        src = torch.randn(n, device="cuda", dtype=torch.bfloat16)
+        dst = torch.empty_like(src)
+        yield ({"op": "copy", "elements": n, "dtype": "bf16", "read_bytes": 2 * n, "write_bytes": 2 * n},
+               (lambda d=dst, s=src: d.copy_(s)))
+        a, b = torch.randn(n, device="cuda", dtype=torch.bfloat16), torch.randn(n, device="cuda", dtype=torch.bfloat16)
+        c = torch.empty_like(a)
+        yield ({"op": "add", "elements": n, "dtype": "bf16", "read_bytes": 4 * n, "write_bytes": 2 * n},
+               (lambda a=a, b=b, c=c: torch.add(a, b, out=c)))
+        batch = max(1, n // (512 * 512))
+        x = torch.randn(batch, 512, 64, device="cuda", dtype=torch.bfloat16)
+        y = torch.randn(batch, 64, 512, device="cuda", dtype=torch.bfloat16)
+        yield ({"op": "gemm", "batch": batch, "m": 512, "n": 512, "k": 64, "dtype": "bf16",
+                "read_bytes": 2 * batch * 2 * 512 * 64, "write_bytes": 2 * batch * 512 * 512},
+               (lambda x=x, y=y: torch.bmm(x, y)))
+        pixels = max(1, n // 64)
+        side = 56
+        images = max(1, pixels // (side * side))
+        img = torch.randn(images, 64, side, side, device="cuda", dtype=torch.bfloat16).to(
+            memory_format=torch.channels_last)
+        wt = torch.randn(64, 64, 1, 1, device="cuda", dtype=torch.bfloat16).to(memory_format=torch.channels_last)
+        yield ({"op": "conv2d", "n": images, "c": 64, "h": side, "w": side, "k": 64, "r": 1, "s": 1, "dtype": "bf16",
+                "read_bytes": 2 * images * side * side * 64, "write_bytes": 2 * images * side * side * 64},
+               (lambda img=img, wt=wt: torch.nn.functional.conv2d(img, wt)))
+
+
 def timed(fn, prepare, reps):
     times = event_times_us(fn, prepare, reps)
     return statistics.median(times), times
@@ -60,6 +98,7 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--reps", type=int, default=40)
     ap.add_argument("--state", action="store_true", help="also the write128 and clean_write8 preparations")
+    ap.add_argument("--writes", action="store_true", help="write-heavy ops instead of the streaming reads")
     args = ap.parse_args()
     cache = torch.empty(256 * 1024 * 1024, dtype=torch.int8, device="cuda")
     clean = torch.ones(64 * 1024 * 1024, dtype=torch.float32, device="cuda")
@@ -77,7 +116,7 @@ def main():
         preps["clean_write8"] = lambda: (clean.sum(), torch.add(src8, 1.0, out=dst8))
     t0 = time.time()
     cases = []
-    for params, fn in op_cases():
+    for params, fn in (write_cases() if args.writes else op_cases()):
         if args.state and params["op"] == "add":
             continue
         fn()
@@ -102,6 +141,7 @@ def main():
         "cuda": torch.version.cuda,
         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "method": "CUDA events around the op alone after each preparation; median of --reps",
+        "ops": "writes" if args.writes else "reads",
         "reps": args.reps,
         "seconds": time.time() - t0,
         "cases": cases,

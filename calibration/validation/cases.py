@@ -471,18 +471,55 @@ def _heldout_stream_2026_11_28(c):
         c.add("reduce", "reduce", {"rows": rows, "cols": cols, "dtype": dtype}, "x.sum(dim=-1)")
 
 
+def _gemm_layouts(c):
+    """Dev (2026-11-28, issue 17): every operand layout (nn, nt, tn, tt: row- or column-major A and B)
+    of aligned GEMMs in tf32, fp32, bf16 and fp16, where Hopper's tf32 tensor-core instructions read
+    K-major operands only (16-bit ones either way); cuBLAS's unaligned 16-bit fallbacks in each layout;
+    and bf16 GEMMs with a long K in each layout (the split-K choice)."""
+    def gemm(m, n, k, dtype, layout):
+        c.add("gemm", "gemm", {"m": m, "n": n, "k": k, "dtype": dtype}, "torch.matmul " + layout,
+              "layout=" + layout)
+
+    for m, n, k in ((3072, 3072, 3072), (2048, 6144, 1024), (6144, 2048, 2048), (1024, 1024, 8192),
+                    (512, 4096, 4096)):
+        for dtype in ("tf32", "fp32", "bf16", "fp16"):
+            for layout in ("nn", "nt", "tn", "tt"):
+                gemm(m, n, k, dtype, layout)
+    for m, n, k in ((2039, 1021, 4093), (8191, 509, 2039), (2048, 1024, 8192), (1024, 2048, 6144)):
+        for layout in ("nn", "nt", "tn", "tt"):
+            gemm(m, n, k, "bf16", layout)
+
+
+def _heldout_layouts_2026_11_28(c):
+    """Held out (test): chosen with the dev layout probe (gemm-layouts) before it was measured and
+    committed before either was measured (2026-11-28); predicted once, after the layout rules were
+    final. Other shapes, the same four layouts."""
+    def gemm(m, n, k, dtype, layout):
+        c.add("gemm", "gemm", {"m": m, "n": n, "k": k, "dtype": dtype}, "torch.matmul " + layout,
+              "layout=" + layout)
+
+    for m, n, k, dtype in ((2560, 2560, 2560, "tf32"), (5120, 1536, 1024, "tf32"), (1536, 6144, 3072, "tf32"),
+                           (2560, 1280, 1280, "fp32"), (1280, 2560, 10240, "bf16"), (4608, 4608, 1536, "fp16"),
+                           (4093, 2039, 1021, "bf16"), (3000, 1000, 7000, "fp16")):
+        for layout in ("nn", "nt", "tn", "tt"):
+            gemm(m, n, k, dtype, layout)
+
+
 PROBES = {"skinny-fp32-gemm": _skinny_fp32_gemms, "small-copies": _small_copies, "fp32-conv": _fp32_convs,
           "fp32-pointwise-conv": _fp32_pointwise_convs, "padded-conv": _padded_convs, "fp32-direct-k": _fp32_direct_k,
           "heldout-2026-11-27": _heldout_2026_11_27, "heldout-skinny-2026-11-27": _heldout_skinny_2026_11_27,
-          "heldout-conv-2026-11-28": _heldout_conv_2026_11_28, "heldout-stream-2026-11-28": _heldout_stream_2026_11_28}
+          "heldout-conv-2026-11-28": _heldout_conv_2026_11_28, "heldout-stream-2026-11-28": _heldout_stream_2026_11_28,
+          "gemm-layouts": _gemm_layouts, "heldout-layouts-2026-11-28": _heldout_layouts_2026_11_28}
 # Probe sets that are held out: every case in the test split, never tuned on.
 HELDOUT_PROBES = {"heldout-2026-11-27", "heldout-skinny-2026-11-27", "heldout-conv-2026-11-28",
-                  "heldout-stream-2026-11-28"}
+                  "heldout-stream-2026-11-28", "heldout-layouts-2026-11-28"}
 TUNING_SEEDS = (20261127, 20261128)
 # Probe sets measured after the first three carry their own id prefix, so that no two probe files
 # share an id (the first sets keep probe-<family>-NNNN, as stored).
-PROBE_ID_PREFIX = {"fp32-pointwise-conv": "probe-pw-", "padded-conv": "probe-pad-", "fp32-direct-k": "probe-dk-"}
-HELDOUT_ID_PREFIX = {"heldout-conv-2026-11-28": "held-conv-probe-", "heldout-stream-2026-11-28": "held-stream-probe-"}
+PROBE_ID_PREFIX = {"fp32-pointwise-conv": "probe-pw-", "padded-conv": "probe-pad-", "fp32-direct-k": "probe-dk-",
+                   "gemm-layouts": "probe-lay-"}
+HELDOUT_ID_PREFIX = {"heldout-conv-2026-11-28": "held-conv-probe-", "heldout-stream-2026-11-28": "held-stream-probe-",
+                     "heldout-layouts-2026-11-28": "held-lay-probe-"}
 
 
 def probe_cases(name):
