@@ -233,6 +233,16 @@ constexpr int kHopperCcMajor = 9;
 // convolution tune-conv2d-0423; 1024^3, 952x352x3536, ...). Boundary: their geometric mean
 // (assumption).
 constexpr double kTf32Sm80MaxFlops = 0.55e9;
+// Hopper's wgmma reads tf32 operands from shared memory K-major only (16-bit ones either way: the
+// PTX ISA's wgmma.mma_async, "transpose" valid for .f16/.bf16 alone). A PyTorch product whose A is
+// stored transposed (x^T @ W: A M-major, B N-major, both MN-major) runs cuBLAS's sm90 tf32 kernel for
+// that layout (sm90_xmma_gemm_f32f32_tf32f32_f32_nt_n_*), which transposes both tiles on their way to
+// the tensor cores. Dev probe gemm-layouts (validation/h100-sxm/probe-gemm-layouts.json, H100): five
+// shapes of 1.1-58 GFLOP run 1.23-1.39x their row-major (nn) time and 1.32-1.58x the fastest layout's
+// (both K-major), where one MN-major operand costs -11% to +20% (nn, tt; within the rate the nn-heavy
+// broad set calibrated). Its share of the tensor rate: the mean ratio of the nn to the A^T time on those
+// five (0.75).
+constexpr double kTf32BothMnMajorEfficiency = 0.75;
 // Those sm80 kernels run one 4-warp block per SM at these sizes, one warp per sub-partition: each K
 // step waits on its shared-memory fragment loads and the mma.sync chain instead of hiding them under
 // other warps (H100 profiles: 512^3 in 64x64 tiles, 64 blocks of 32 K steps of 16, takes 7.0 us
@@ -535,6 +545,11 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
       const double writes = g.batch * g.m * g.n * (split > 1 ? kPartialBytes * split : e_out);
       k.dirty_evicted_bytes = evicted_dirty_bytes_beyond_writes(dram - writes, writes, gpu) / blocks;
       k.dram_read_efficiency = kTileReadEfficiency;
+      // Hopper's wgmma kernels (nvjet, sm90_xmma) fetch their operand tiles with TMA bulk copies, timed
+      // as such (sim/kernel_timer.cpp): the bulk-copy L2 rate, no single-SM load limit. Dev: H100
+      // calibrated GEMMs 5.93 -> 5.91%, the layout probe 9.1 -> 8.0% (its long-K GEMMs, one wave of
+      // 128x128 tiles bound by the L2, +23-28% -> +15-20%), H200 calibrated GEMMs 7.65 -> 7.35%.
+      if (tensor && !warp_mma && gpu.cc_major() >= kHopperCcMajor) k.bulk_async_loads = true;
       // The first stages' loads; the epilogue store that the next tile cannot hide; and, once per
       // kernel, the prologue (tensor-map fetch, barrier setup) and the last tile's drain.
       k.dram_rounds = kTileDramRounds;
@@ -679,6 +694,9 @@ std::vector<PlanOption> GemmModel::plan(const wl::Op& op, const device::Device& 
   const bool small_tf32 = g.dtype == DataType::tf32 && !shape.unaligned_fallback &&
                           gpu.cc_major() >= kHopperCcMajor &&
                           2 * shape.m * shape.n * shape.k * shape.batch <= kTf32Sm80MaxFlops;
+  if (g.dtype == DataType::tf32 && !small_tf32 && !shape.unaligned_fallback && g.transpose_a &&
+      !g.transpose_b && gpu.cc_major() >= kHopperCcMajor)
+    shape.efficiency *= kTf32BothMnMajorEfficiency;
   if (small_tf32) {
     shape.warp_mma = true;
     shape.cluster_multicast = false;
