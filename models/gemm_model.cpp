@@ -133,10 +133,8 @@ constexpr double kStartupCycles = 3000;
 // DRAM serves such strided bursts below the rate of one linear stream (*dev*: weight-streaming
 // GEMMs at m <= 128 sustain about 0.88 of the copy rate on the H100 and H200). Set before the
 // dirty lines' write-backs were charged (models/l2_writeback.h); with them, dev GEMMs are flat over
-// 0.88-0.96 (H100 calibrated 5.89-5.96%), so it stayed. Refit when the output tiles moved to the store
-// rate (2026-11-28: they had been timed as operand reads at this share): dev overall (H100 calibrated)
-// 5.82 / 5.77 / 5.74 / 5.72 / 5.73% at 0.80 / 0.84 / 0.88 / 0.92 / 0.96.
-constexpr double kTileReadEfficiency = 0.92;
+// 0.88-0.96 (H100 calibrated 5.89-5.96%), so it stayed.
+constexpr double kTileReadEfficiency = 0.88;
 
 // Share of the SM's shared memory a GEMM kernel gives its operand pipeline stages; the rest holds
 // the epilogue's staging tile and the pipeline barriers (CUTLASS sm90 collective builders' stage
@@ -407,7 +405,6 @@ PlanOption segment_k_option(const GemmShape& g, const Tile& t, double k_exec, do
   const double dram = gemm_dram_bytes(g, t.tm, t.tn, sms, gpu.l2_reuse_bytes()) + partials;
   k.dram_bytes = dram / sms;
   const double writes = g.batch * g.m * g.n * bytes_per_element(g.out) + partials / 2;
-  k.dram_write_bytes = writes / sms;  // stores, at the store rate
   k.dirty_evicted_bytes = evicted_dirty_bytes_beyond_writes(dram - writes, writes, gpu) / sms;
   k.dram_read_efficiency = kTileReadEfficiency;
   k.dram_rounds = kTileDramRounds;
@@ -546,8 +543,6 @@ std::vector<PlanOption> gemm_options(const GemmShape& g, const device::Device& g
       k.dram_bytes = dram / blocks;
       // The dirty lines its operand reads evict are written back while it streams (models/l2_writeback.h).
       const double writes = g.batch * g.m * g.n * (split > 1 ? kPartialBytes * split : e_out);
-      // The output tiles are stores, at the store rate: the tile read efficiency is the operands' alone.
-      k.dram_write_bytes = writes / blocks;
       k.dirty_evicted_bytes = evicted_dirty_bytes_beyond_writes(dram - writes, writes, gpu) / blocks;
       k.dram_read_efficiency = kTileReadEfficiency;
       // Hopper's wgmma kernels (nvjet, sm90_xmma) fetch their operand tiles with TMA bulk copies, timed
