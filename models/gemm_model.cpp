@@ -134,6 +134,9 @@ constexpr double kStartupCycles = 3000;
 // GEMMs at m <= 128 sustain about 0.88 of the copy rate on the H100 and H200). Set before the
 // dirty lines' write-backs were charged (models/l2_writeback.h); with them, dev GEMMs are flat over
 // 0.88-0.96 (H100 calibrated 5.89-5.96%), so it stayed.
+// The output tiles leave the same way (rows of tn elements, far apart) and are charged in the same
+// stream at this share (dram_write_bytes left 0). Timed apart at the store rate (2026-11-28), dev moved
+// by under 0.1 point either way (5.91 -> 5.90% with this share refit to 0.92, 5.99% at 0.88): kept.
 constexpr double kTileReadEfficiency = 0.88;
 
 // Share of the SM's shared memory a GEMM kernel gives its operand pipeline stages; the rest holds
