@@ -8,10 +8,7 @@ set -eu
 [ $# -ge 1 ] || { echo "usage: $0 OUT_DIR" >&2; exit 2; }
 OUT=$1
 source "$(dirname "${BASH_SOURCE[0]}")/fresh_common.sh"
-name=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
-echo "$name" >"$OUT/gpu.txt"
 (cd "$D/../validation" &&
   run python3 suite.py --probe heldout-conv-2026-11-28 --repeat-every 4 --budget-s 120 \
     --out "$OUT/probe-heldout-conv-2026-11-28.json")
-case "$name" in *H200*) run "$D/h200_infer_alone.sh" "$OUT" 100 ;; esac
-nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv >>"$LOG" 2>&1
+finish_probe_call
