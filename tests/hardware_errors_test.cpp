@@ -103,7 +103,7 @@ SCENARIO("a negative or non-numeric inline copy limit is an error at its line") 
   }
 }
 
-SCENARIO("an L2 dirty fraction outside (0, 1] or not a number is an error at its line") {
+SCENARIO("an L2 dirty fraction of 0 or less, above 1, or not a number is an error at its line") {
   HardwareFixture fx;
   fx.add_gpu("dirty_ok", GpuFileBuilder{}.set("cache.l2_dirty_fraction", "0.5").text());
   CHECK(fx.catalog().load("dirty_ok").cache.l2_dirty_fraction == 0.5);

@@ -50,7 +50,8 @@ hw::SystemSpec split_system(double spread = 0) {
 }
 }  // namespace
 
-SCENARIO("E[max of n standard normals]: 0 for one rank, 1/sqrt(pi) for two, 3/(2 sqrt(pi)) for three") {
+SCENARIO(
+    "the expected max of n standard normals: 0 for one rank, 1/sqrt(pi) for two, 3/(2 sqrt(pi)) for three") {
   CHECK(models::expected_max_standard_normal(1) == 0);
   CHECK(models::expected_max_standard_normal(2) == Approx(1 / std::sqrt(M_PI)).epsilon(1e-6));
   CHECK(models::expected_max_standard_normal(3) == Approx(1.5 / std::sqrt(M_PI)).epsilon(1e-6));
