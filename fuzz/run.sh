@@ -9,7 +9,7 @@ set -euo pipefail
 seconds=${1:?usage: fuzz/run.sh SECONDS [HARNESS...]}
 shift || true
 cd "$(dirname "$0")/.."
-harnesses=${*:-"gpu_file workload_file model_file set_vary trace_import"}
+harnesses=${*:-"gpu_file workload_file model_file set_vary trace_import system_file host_file"}
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DGPUCAST_FUZZ=ON -DGPUCAST_BUILD_TESTS=OFF -DGPUCAST_BUILD_CUDA=OFF > /dev/null
 cmake --build build-fuzz --parallel 2 --target $(for h in $harnesses; do printf 'fuzz_%s ' "$h"; done)

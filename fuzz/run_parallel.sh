@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs every fuzz harness at once, PROCS processes each, for SECONDS: 5 x PROCS cores. On a
-# 16-core machine, `fuzz/run_parallel.sh 560 3 DIR` gives each harness 28 CPU-minutes in one
+# Runs every fuzz harness at once, PROCS processes each, for SECONDS: 7 x PROCS cores. On a
+# 16-core machine, `fuzz/run_parallel.sh 560 2 DIR` gives each harness 18 CPU-minutes in one
 # 10-minute call. DIR is build-fuzz/fuzz (binaries built here) or an unpacked fuzz/pack.sh archive
 # (bin/, lib/ with its own loader, corpus/). The processes of one harness share its scratch corpus
 # (libFuzzer reloads it every second). Logs, CPU times and any findings go to $OUT (or
@@ -13,7 +13,7 @@ procs=${2:?usage: fuzz/run_parallel.sh SECONDS PROCS DIR [HARNESS...]}
 dir=$(cd "${3:?usage: fuzz/run_parallel.sh SECONDS PROCS DIR [HARNESS...]}" && pwd)
 shift 3
 cd "$(dirname "$0")/.."
-harnesses=${*:-"gpu_file workload_file model_file set_vary trace_import"}
+harnesses=${*:-"gpu_file workload_file model_file set_vary trace_import system_file host_file"}
 out=${OUT:-build-fuzz/parallel}
 mkdir -p "$out"
 if [ -d "$dir/bin" ]; then

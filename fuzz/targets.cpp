@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <optional>
@@ -11,13 +12,15 @@
 #include "cli/sweep_grid.h"
 #include "common/errors.h"
 #include "hardware/catalog.h"
+#include "hardware/host_catalog.h"
 #include "hardware/overrides.h"
+#include "hardware/system_catalog.h"
 #include "sim/simulator.h"
 #include "workloads/generate.h"
+#include "workloads/model_config.h"
 #include "workloads/trace/kineto_trace.h"
 #include "workloads/trace/trace_links.h"
 #include "workloads/trace/trace_workload.h"
-#include "workloads/model_config.h"
 #include "workloads/workload_file.h"
 
 #ifndef GPUCAST_SOURCE_DIR
@@ -73,6 +76,14 @@ void predict(const hw::GpuSpec& gpu, const wl::Workload& w) {
   (void)p.time_by_op();
   (void)p.time_by_bound();
 }
+
+// The model the system and host harnesses generate steps of (with kHarnessLayers layers, which keeps
+// each run short); its heads divide by the harness's TP degree of 2.
+const wl::ModelConfig& small_model() {
+  static const wl::ModelConfig kModel = wl::load_model("llama-3-8b");
+  return kModel;
+}
+constexpr int kHarnessLayers = 2;
 
 }  // namespace
 
@@ -162,6 +173,61 @@ int set_vary(const std::uint8_t* data, std::size_t size) {
         if (axes[i].kind == cli::AxisKind::hardware) overrides.push_back(hw::make_override(axes[i].key, last[i]));
       (void)catalog().load("h100-sxm", overrides);
     }
+  } catch (const Error&) {
+  }
+  return 0;
+}
+
+int system_file(const std::uint8_t* data, std::size_t size) {
+  static ScratchFile scratch("system.toml");
+  try {
+    const hw::SystemSpec system = hw::SystemCatalog(catalog()).load(scratch.write(data, size).string());
+    const int ranks = std::clamp(system.total_gpus(), 1, 64);
+    std::string text = "[[kernel]]\nop = \"gemm\"\nm = 2048\nn = 2048\nk = 2048\ndtype = \"bf16\"\n";
+    for (const char* op :
+         {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "send", "recv"})
+      for (const char* bytes : {"8192", "67108864"})
+        text += std::string("[[kernel]]\nop = \"") + op + "\"\nbytes = " + bytes +
+                "\ndtype = \"bf16\"\nranks = " + std::to_string(ranks) + "\n";
+    const auto w = wl::read_workload_text(text, "fixed.toml");
+    sim::Simulator simulator(system);
+    (void)simulator.predict(w).time_by_op();
+    if (system.total_gpus() >= 2) {
+      wl::GenerateOptions o;
+      o.mode = wl::Mode::decode;
+      o.context = 256;
+      o.parallel.tp = 2;
+      o.layers = kHarnessLayers;
+      o.max_kernels = 4000;
+      sim::Simulator tp_simulator(system);
+      (void)tp_simulator.predict(wl::generate(small_model(), o).workload).time_by_op();
+    }
+  } catch (const Error&) {
+  }
+  return 0;
+}
+
+int host_file(const std::uint8_t* data, std::size_t size) {
+  static ScratchFile scratch("host.toml");
+  try {
+    const hw::HostSpec host = hw::HostCatalog(data_dir() / "hardware" / "catalog" / "hosts")
+                                  .load(scratch.write(data, size).string());
+    wl::GenerateOptions train;
+    train.mode = wl::Mode::train;
+    train.seq = 128;
+    train.layers = kHarnessLayers;
+    train.precision = wl::Precision::amp;
+    train.clip_grad = true;
+    train.max_kernels = 4000;
+    sim::Simulator trainer(device::Device(reference_gpu()), host);
+    (void)trainer.predict(wl::generate(small_model(), train).workload).time_by_op();
+    wl::GenerateOptions decode;
+    decode.mode = wl::Mode::decode;
+    decode.context = 256;
+    decode.layers = kHarnessLayers;
+    decode.launch = wl::LaunchMode::graph;
+    sim::Simulator decoder(device::Device(reference_gpu()), host);
+    (void)decoder.predict(wl::generate(small_model(), decode).workload).time_by_op();
   } catch (const Error&) {
   }
   return 0;

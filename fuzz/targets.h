@@ -21,6 +21,14 @@ int set_vary(const std::uint8_t* data, std::size_t size);
 // The profiler-trace importer: Kineto JSON parsed, a step selected, linked, imported and replayed.
 int trace_import(const std::uint8_t* data, std::size_t size);
 
+// A multi-GPU system description, loaded through the system catalog (extends, defaults, its GPU);
+// one rank's workload of every collective kind and a GEMM is predicted on it, and a small
+// tensor-parallel decode step generated and predicted where the system has two GPUs or more.
+int system_file(const std::uint8_t* data, std::size_t size);
+// A host description (the CPU and framework that issue the work), loaded through the host catalog;
+// an eager training step and a CUDA-graph decode step of a small model are predicted with it.
+int host_file(const std::uint8_t* data, std::size_t size);
+
 // Where the catalog lives (the source tree; GPUCAST_HOME overrides).
 std::filesystem::path data_dir();
 

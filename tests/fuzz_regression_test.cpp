@@ -51,3 +51,9 @@ SCENARIO("the --set/--vary corpus replays without a crash") {
 SCENARIO("the trace importer corpus replays without a crash") {
   CHECK(replay("trace_import", gpucast::fuzz::trace_import) > 0);
 }
+SCENARIO("the system file corpus replays without a crash") {
+  CHECK(replay("system_file", gpucast::fuzz::system_file) > 0);
+}
+SCENARIO("the host file corpus replays without a crash") {
+  CHECK(replay("host_file", gpucast::fuzz::host_file) > 0);
+}
