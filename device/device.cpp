@@ -35,6 +35,8 @@ Device::Device(const hw::GpuSpec& g)
 
   const double us_per_cycle = 1.0 / clock_mhz_;
   rates_.dram = g.memory.bandwidth_gbps * kBytesPerUsPerGbps * g.efficiency.dram_bandwidth;
+  rates_.dram_write_stream =
+      std::max(rates_.dram, g.memory.bandwidth_gbps * kBytesPerUsPerGbps * g.efficiency.dram_write_stream);
   rates_.copy_engine = g.memory.bandwidth_gbps * kBytesPerUsPerGbps * g.efficiency.copy_engine;
   rates_.l2 = g.cache.l2_bandwidth_gbps * kBytesPerUsPerGbps * g.efficiency.l2_bandwidth;
   rates_.sm_dram = g.memory.sm_bandwidth_gbps * kBytesPerUsPerGbps;
@@ -64,7 +66,8 @@ Device::Device(const hw::GpuSpec& g)
   launch_.host_library_us = g.launch.host_library_us;
   launch_.host_attention_decode_us = g.launch.host_attention_decode_us;
   launch_.graph_replay_us = g.launch.kernel_us;
-  launch_.flush_us = kDoBenchFlushBytes / rates_.dram;
+  // do_bench's flush is a zero fill: a store-only stream.
+  launch_.flush_us = kDoBenchFlushBytes / rates_.dram_write_stream;
 
   host_link_.rate = g.pcie_gbps * kBytesPerUsPerGbps * g.efficiency.pcie;
   host_link_.transfer_latency_us = g.host_transfer_latency_us;

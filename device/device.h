@@ -23,6 +23,7 @@ namespace gpucast::device {
 // Sustained rates, whole GPU unless the name says per SM.
 struct Rates {
   BytesPerUs dram = 0;           // sustained DRAM bandwidth
+  BytesPerUs dram_write_stream = 0;  // stores no reads interleave with (a fill): no bus turnarounds
   BytesPerUs copy_engine = 0;    // a device-to-device memcpy's sustained rate (each byte read and written)
   BytesPerUs l2 = 0;             // sustained L2-to-SM bandwidth
   BytesPerUs sm_dram = 0;        // the most one SM draws from DRAM

@@ -314,6 +314,7 @@ GpuSpec build_spec(const std::string& id, const std::string& origin, const FlatT
   s.cloud = cloud;
 
   s.efficiency.dram_bandwidth = number(values, "efficiency.dram_bandwidth");
+  s.efficiency.dram_write_stream = number(values, "efficiency.dram_write_stream");
   s.efficiency.copy_engine = number(values, "efficiency.copy_engine");
   s.efficiency.l2_bandwidth = number(values, "efficiency.l2_bandwidth");
   s.efficiency.fp32 = number(values, "efficiency.fp32");

@@ -107,6 +107,7 @@ struct CloudOffer {
 // Achievable fractions of the peaks above; calibration fits them, architecture files default them.
 struct EfficiencySpec {
   double dram_bandwidth = 0;
+  double dram_write_stream = 0;  // a store-only stream's rate over memory.bandwidth_gbps (no turnarounds)
   double copy_engine = 0;  // device-to-device cudaMemcpy rate over memory.bandwidth_gbps
   double l2_bandwidth = 0;
   double fp32 = 0;

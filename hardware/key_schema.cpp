@@ -200,6 +200,9 @@ const std::vector<KeyDef>& gpu_keys() {
 
       {"efficiency.dram_bandwidth", K::number, "fraction", kOpt, R::fraction,
        "share of memory.bandwidth_gbps a large streaming kernel sustains"},
+      {"efficiency.dram_write_stream", K::number, "fraction", kOpt, R::fraction,
+       "share of memory.bandwidth_gbps a stream of stores sustains where no reads interleave with them (a "
+       "fill, do_bench's flush: no read-write turnarounds on the DRAM bus); never below dram_bandwidth"},
       {"efficiency.copy_engine", K::number, "fraction", kOpt, R::fraction,
        "share of memory.bandwidth_gbps a large device-to-device cudaMemcpy sustains (the copy engines, "
        "reading and writing)"},

@@ -80,9 +80,14 @@ WaveTerms wave(double b, const models::KernelPlan& k, const device::Device& gpu,
   // One SM's draw is held to its outstanding-miss limit, except for TMA bulk copies (the copy engine
   // tracks them, not the SM's miss queue).
   const double sm_dram_us = k.bulk_async_loads ? 0.0 : per_sm * (dram_reads + dram_writes) / r.sm_dram;
-  const double dram = std::max(b * (dram_reads / (bandwidth * k.dram_read_efficiency) +
-                                    dram_writes / (r.dram * k.dram_write_efficiency)),
-                               sm_dram_us);
+  // Stores paired with reads share the bus with them and stream at the sustained rate; the stores
+  // beyond the reads (all of a fill's, a warm consumer's whose reads hit the L2) meet no read to turn
+  // the bus around for and stream at the store-only rate (efficiency.dram_write_stream).
+  const double paired_writes = std::min(dram_writes, dram_reads);
+  const double write_us = (paired_writes / r.dram + (dram_writes - paired_writes) / r.dram_write_stream) /
+                          k.dram_write_efficiency;
+  const double dram =
+      std::max(b * (dram_reads / (bandwidth * k.dram_read_efficiency) + write_us), sm_dram_us);
   // TMA bulk copies are served faster than the description's L2 rate, which is the calibration's
   // re-read benchmark of ordinary loads (kBulkCopyL2RateOverBenchmark).
   const double l2_bytes = k.bulk_async_loads ? k.l2_bytes / kBulkCopyL2RateOverBenchmark : k.l2_bytes;

@@ -505,21 +505,45 @@ def _heldout_layouts_2026_11_28(c):
             gemm(m, n, k, dtype, layout)
 
 
+def _heldout_stores_2026_11_28(c):
+    """Held out (test): chosen and committed after the store-only DRAM rule was final (2026-11-28,
+    third stop: efficiency.dram_write_stream, the stores a kernel writes beyond its reads), measured
+    once and predicted once. Zero and constant fills of 3 MB-2 GB in every float type; bf16/fp16 to
+    fp32 casts (half their stores beyond the reads); embedding backward over large vocabularies
+    (PyTorch's zero fill of the weight gradient, then the scatter of a few rows)."""
+    for elements, dtype, expr in ((1500007, "fp32", "a.zero_()"), (7000001, "bf16", "a.zero_()"),
+                                  (23000000, "fp32", "a.zero_()"), (61000003, "bf16", "a.zero_()"),
+                                  (130000000, "fp16", "a.zero_()"), (290000000, "fp32", "a.zero_()"),
+                                  (550000000, "bf16", "a.zero_()"), (400000000, "fp32", "a.zero_()"),
+                                  (12000000, "fp32", "a.fill_(1.5)"), (90000000, "bf16", "a.fill_(1.5)"),
+                                  (210000000, "fp32", "a.fill_(1.5)")):
+        c.add("elementwise", "elementwise", {"elements": elements, "dtype": dtype, "inputs": 0,
+                                             "flops_per_element": 0}, expr)
+    for elements, dtype in ((5000000, "bf16"), (33000000, "fp16"), (150000000, "bf16"), (450000000, "fp16")):
+        c.add("elementwise", "elementwise", {"elements": elements, "dtype": dtype, "out_dtype": "fp32"},
+              "a.to(torch.float32)")
+    for vocab, dim, tokens, dtype in ((100000, 2048, 64, "fp32"), (65536, 5120, 1, "bf16"),
+                                      (256000, 2304, 256, "bf16"), (49152, 1536, 16, "fp32")):
+        c.add("embedding_bwd", "embedding", {"vocab": vocab, "dim": dim, "tokens": tokens, "dtype": dtype,
+                                             "backward": True}, "F.embedding(idx, table) backward")
+
+
 PROBES = {"skinny-fp32-gemm": _skinny_fp32_gemms, "small-copies": _small_copies, "fp32-conv": _fp32_convs,
           "fp32-pointwise-conv": _fp32_pointwise_convs, "padded-conv": _padded_convs, "fp32-direct-k": _fp32_direct_k,
           "heldout-2026-11-27": _heldout_2026_11_27, "heldout-skinny-2026-11-27": _heldout_skinny_2026_11_27,
           "heldout-conv-2026-11-28": _heldout_conv_2026_11_28, "heldout-stream-2026-11-28": _heldout_stream_2026_11_28,
-          "gemm-layouts": _gemm_layouts, "heldout-layouts-2026-11-28": _heldout_layouts_2026_11_28}
+          "gemm-layouts": _gemm_layouts, "heldout-layouts-2026-11-28": _heldout_layouts_2026_11_28,
+          "heldout-stores-2026-11-28": _heldout_stores_2026_11_28}
 # Probe sets that are held out: every case in the test split, never tuned on.
 HELDOUT_PROBES = {"heldout-2026-11-27", "heldout-skinny-2026-11-27", "heldout-conv-2026-11-28",
-                  "heldout-stream-2026-11-28", "heldout-layouts-2026-11-28"}
+                  "heldout-stream-2026-11-28", "heldout-layouts-2026-11-28", "heldout-stores-2026-11-28"}
 TUNING_SEEDS = (20261127, 20261128)
 # Probe sets measured after the first three carry their own id prefix, so that no two probe files
 # share an id (the first sets keep probe-<family>-NNNN, as stored).
 PROBE_ID_PREFIX = {"fp32-pointwise-conv": "probe-pw-", "padded-conv": "probe-pad-", "fp32-direct-k": "probe-dk-",
                    "gemm-layouts": "probe-lay-"}
 HELDOUT_ID_PREFIX = {"heldout-conv-2026-11-28": "held-conv-probe-", "heldout-stream-2026-11-28": "held-stream-probe-",
-                     "heldout-layouts-2026-11-28": "held-lay-probe-"}
+                     "heldout-layouts-2026-11-28": "held-lay-probe-", "heldout-stores-2026-11-28": "held-store-probe-"}
 
 
 def probe_cases(name):

@@ -180,6 +180,10 @@ def make_elementwise(p, expr):
         return lambda: torch.addcmul(a, b, c)
     if expr == "F.silu(a)":
         return lambda: F.silu(a)
+    if expr == "a.zero_()":
+        return lambda: a.zero_()
+    if expr == "a.fill_(1.5)":
+        return lambda: a.fill_(1.5)
     if expr == "a2d.t().contiguous()":
         rows = 2 ** max(1, int(math.log2(max(4, n)) // 2))
         while n % rows:
